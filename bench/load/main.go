@@ -1,0 +1,206 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"log"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+)
+
+type target struct {
+	name, method, path, body string
+}
+
+var targets = []target{
+	{"analyze_sentiment (short)", "GET", "/sentiment?text=What+a+lovely+day", ""},
+	{"analyze_ner_post", "POST", "/ner", `{"text":"Ada Lovelace worked with Charles Babbage in London in 1843 on the Analytical Engine."}`},
+	{"display_ner_post", "POST", "/ner/display", `{"text":"Ada Lovelace was born in London.","spans":"0:12:PERSON,25:31:GPE"}`},
+	{"qa_post", "POST", "/qa", `{"question":"Where was Ada Lovelace born?","context":"Ada Lovelace was born in London on 10 December 1815. She worked with Charles Babbage on the Analytical Engine."}`},
+	{"validation error (422)", "GET", "/ner", ""},
+}
+
+func main() {
+	bin := flag.String("bin", "textanalysis", "the textanalysis binary")
+	conc := flag.Int("c", 16, "concurrent clients")
+	dur := flag.Duration("d", 10*time.Second, "time per operation and mode")
+	only := flag.String("only", "", "run only operations whose name contains this")
+	flag.Parse()
+	if *dur > 5*time.Minute || *conc > 256 {
+		log.Fatal("keep -d under 5m and -c under 256")
+	}
+
+	dir, err := os.MkdirTemp("", "textanalysis-load-")
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer os.RemoveAll(dir)
+	dbURL := os.Getenv("TEXTANALYSIS_DATABASE_URL")
+	if dbURL == "" {
+		dbURL = filepath.Join(dir, "load.db")
+	}
+	env := append(os.Environ(), "TEXTANALYSIS_DATABASE_URL="+dbURL)
+
+	out, err := runCmd(*bin, env, dir, "keys", "create", "--plan", "payg", "--email", fmt.Sprintf("load-%d@example.com", time.Now().UnixNano()), "--json")
+	if err != nil {
+		log.Fatalf("keys create: %v\n%s", err, out)
+	}
+	var created struct{ Key string }
+	if err := json.Unmarshal(out, &created); err != nil {
+		log.Fatal(err)
+	}
+
+	metered, stopM := serve(*bin, env, dir, "--rate-scale", "10000")
+	defer stopM()
+	open, stopO := serve(*bin, env, dir, "--no-keys")
+	defer stopO()
+
+	fmt.Printf("concurrency %d, %s per operation and mode, store %s\n\n", *conc, *dur, storeKind(dbURL))
+	fmt.Println("| operation | metered req/s | p50 | p99 | unmetered req/s | p50 | p99 | metered/unmetered |")
+	fmt.Println("|---|---|---|---|---|---|---|---|")
+	for _, tg := range targets {
+		if *only != "" && !strings.Contains(tg.name, *only) {
+			continue
+		}
+		m := drive(metered, created.Key, tg, *conc, *dur)
+		o := drive(open, "", tg, *conc, *dur)
+		fmt.Printf("| %s | %.0f | %s | %s | %.0f | %s | %s | %.2f |\n", tg.name,
+			m.rps, ms(m.p50), ms(m.p99), o.rps, ms(o.p50), ms(o.p99), m.rps/o.rps)
+		if m.errors+o.errors > 0 {
+			fmt.Printf("|  errors: metered %d, unmetered %d (statuses %v / %v) |\n", m.errors, o.errors, m.statuses, o.statuses)
+		}
+	}
+}
+
+func storeKind(url string) string {
+	if strings.HasPrefix(url, "postgres") {
+		return "PostgreSQL"
+	}
+	return "SQLite"
+}
+
+func ms(d time.Duration) string { return fmt.Sprintf("%.2f ms", float64(d.Microseconds())/1000) }
+
+func runCmd(bin string, env []string, dir string, args ...string) ([]byte, error) {
+	cmd := exec.Command(bin, args...)
+	cmd.Env, cmd.Dir = env, dir
+	return cmd.Output()
+}
+
+// serve starts a server on a free loopback port and waits for it.
+func serve(bin string, env []string, dir string, args ...string) (string, func()) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		log.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close()
+	cmd := exec.Command(bin, append([]string{"serve", "--addr", addr, "--log-level", "warn"}, args...)...)
+	cmd.Env, cmd.Dir = env, dir
+	var logs bytes.Buffer
+	cmd.Stderr = &logs
+	if err := cmd.Start(); err != nil {
+		log.Fatal(err)
+	}
+	base := "http://" + addr
+	for i := 0; ; i++ {
+		res, err := http.Get(base + "/healthz")
+		if err == nil {
+			res.Body.Close()
+			break
+		}
+		if i > 600 {
+			log.Fatalf("serve did not start: %s", logs.String())
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	return base, func() {
+		_ = cmd.Process.Signal(os.Interrupt)
+		_ = cmd.Wait()
+	}
+}
+
+type result struct {
+	rps      float64
+	p50, p99 time.Duration
+	errors   int
+	statuses map[int]int
+}
+
+// drive sends requests from conc clients for dur and collects latencies.
+func drive(base, key string, tg target, conc int, dur time.Duration) result {
+	tr := &http.Transport{MaxIdleConnsPerHost: conc, MaxIdleConns: conc}
+	client := &http.Client{Transport: tr, Timeout: 30 * time.Second}
+	defer tr.CloseIdleConnections()
+	want := http.StatusOK
+	if strings.Contains(tg.name, "422") {
+		want = http.StatusUnprocessableEntity
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), dur)
+	defer cancel()
+	var mu sync.Mutex
+	var lat []time.Duration
+	res := result{statuses: map[int]int{}}
+	var wg sync.WaitGroup
+	start := time.Now()
+	for range conc {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			var mine []time.Duration
+			bad := map[int]int{}
+			for ctx.Err() == nil {
+				var body io.Reader
+				if tg.body != "" {
+					body = strings.NewReader(tg.body)
+				}
+				req, _ := http.NewRequestWithContext(ctx, tg.method, base+tg.path, body)
+				if key != "" {
+					req.Header.Set("X-API-Key", key)
+				}
+				t0 := time.Now()
+				r, err := client.Do(req)
+				if err != nil {
+					if ctx.Err() == nil {
+						bad[0]++
+					}
+					continue
+				}
+				_, _ = io.Copy(io.Discard, r.Body)
+				r.Body.Close()
+				if r.StatusCode != want {
+					bad[r.StatusCode]++
+					continue
+				}
+				mine = append(mine, time.Since(t0))
+			}
+			mu.Lock()
+			lat = append(lat, mine...)
+			for k, v := range bad {
+				res.statuses[k] += v
+				res.errors += v
+			}
+			mu.Unlock()
+		}()
+	}
+	wg.Wait()
+	elapsed := time.Since(start)
+	slices.Sort(lat)
+	if len(lat) > 0 {
+		res.p50 = lat[len(lat)/2]
+		res.p99 = lat[min(len(lat)-1, len(lat)*99/100)]
+	}
+	res.rps = float64(len(lat)) / elapsed.Seconds()
+	return res
+}

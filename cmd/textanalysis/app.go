@@ -1,0 +1,291 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/netip"
+	"os"
+	"strings"
+	"sync"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/textanalysis/go-textanalysis/display"
+	"github.com/textanalysis/go-textanalysis/extract"
+	"github.com/textanalysis/go-textanalysis/server"
+	"github.com/textanalysis/go-textanalysis/server/access"
+	"github.com/textanalysis/go-textanalysis/server/mail"
+	"github.com/textanalysis/go-textanalysis/server/store"
+	"github.com/textanalysis/go-textanalysis/textanalysis"
+)
+
+// newApp builds the CLI over the given streams, so tests can run it.
+func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
+	// The models load on first use, so that --help is instant.
+	analyzer := func(c *cli.Context) (*textanalysis.Analyzer, error) {
+		if c.Bool("allow-private") {
+			return privateAnalyzer()
+		}
+		return guardedAnalyzer()
+	}
+	app := &cli.App{
+		Name:      "textanalysis",
+		Usage:     "extract, recognize, display, score and answer: text analysis from the shell, or as an HTTP API",
+		Version:   textanalysis.Version,
+		Reader:    stdin,
+		Writer:    stdout,
+		ErrWriter: stderr,
+		// urfave/cli calls os.Exit for cli.ExitCoder errors unless this is
+		// set; main alone decides the exit code.
+		ExitErrHandler: func(*cli.Context, error) {},
+		OnUsageError: func(c *cli.Context, err error, isSubcommand bool) error {
+			return &usageError{err}
+		},
+		Description: `Each analysis command reads its input from arguments, --file, or standard input,
+and prints JSON (--pretty for a readable form). With --input FILE.jsonl (or - for
+standard input) it runs over JSON lines and writes one line per input, carrying the
+input's "id", flushed line by line.
+
+Exit codes: 0 success; 1 the analysis failed; 2 bad usage or input; 3 a batch
+finished but some of its lines failed (each such line has an "error").`,
+		Commands: []*cli.Command{
+			textCommand(analyzer),
+			nerCommand(analyzer),
+			displayCommand(analyzer),
+			sentimentCommand(analyzer),
+			qaCommand(analyzer),
+			serveCommand(),
+			keysCommand(),
+			usageCommand(),
+		},
+	}
+	for _, cmd := range app.Commands {
+		cmd.OnUsageError = func(c *cli.Context, err error, isSubcommand bool) error {
+			return &usageError{err}
+		}
+	}
+	return app
+}
+
+// One Analyzer per process and fetch policy: a CLI process runs one
+// command, and tests running many share the loaded models.
+var (
+	// Lazy: a command loads only the models it uses; serve loads them all
+	// at start instead (see serveAnalyzer).
+	guardedAnalyzer = sync.OnceValues(func() (*textanalysis.Analyzer, error) {
+		return textanalysis.New(textanalysis.Options{Lazy: true})
+	})
+	privateAnalyzer = sync.OnceValues(func() (*textanalysis.Analyzer, error) {
+		return textanalysis.New(textanalysis.Options{Lazy: true, Fetch: extract.Options{AllowPrivate: true}})
+	})
+)
+
+type analyzerFunc func(*cli.Context) (*textanalysis.Analyzer, error)
+
+// batchFlags are shared by every analysis command.
+func batchFlags() []cli.Flag {
+	return []cli.Flag{
+		&cli.BoolFlag{Name: "pretty", Usage: "print an indented, readable form"},
+		&cli.StringFlag{Name: "input", Aliases: []string{"i"}, Usage: "run over JSON lines from `FILE` (- for standard input)"},
+		&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "write results to `FILE` instead of standard output"},
+		&cli.IntFlag{Name: "workers", Aliases: []string{"w"}, Value: 1, Usage: "analyse `N` lines at once in batch mode (output order may then change)"},
+		&cli.BoolFlag{Name: "allow-private", EnvVars: []string{"TEXTANALYSIS_ALLOW_PRIVATE"}, Usage: "let URL fetches reach private and loopback addresses (local testing only)"},
+	}
+}
+
+func inputFlags() []cli.Flag {
+	return []cli.Flag{
+		&cli.StringFlag{Name: "file", Aliases: []string{"f"}, Usage: "read the text from `FILE` (- for standard input)"},
+	}
+}
+
+// readText returns the text to analyse: the arguments joined by spaces,
+// the --file, or standard input.
+func readText(c *cli.Context) (string, error) {
+	if f := c.String("file"); f != "" {
+		if c.Args().Present() {
+			return "", usagef("give the text as arguments or with --file, not both")
+		}
+		return readFileOrStdin(c, f)
+	}
+	if c.Args().Present() {
+		args := c.Args().Slice()
+		if len(args) == 1 && args[0] == "-" {
+			return readFileOrStdin(c, "-")
+		}
+		return strings.Join(args, " "), nil
+	}
+	if isTerminal(c.App.Reader) {
+		return "", usagef("no text: give it as arguments, with --file, or on standard input")
+	}
+	return readFileOrStdin(c, "-")
+}
+
+// maxInputBytes bounds what the CLI reads for one text: a little more than
+// the analysis limit allows, so that too-long input gets the clear error.
+const maxInputBytes = 64 << 20
+
+func readFileOrStdin(c *cli.Context, name string) (string, error) {
+	var r io.Reader
+	if name == "-" {
+		r = c.App.Reader
+	} else {
+		f, err := os.Open(name)
+		if err != nil {
+			return "", &usageError{err}
+		}
+		defer f.Close()
+		r = f
+	}
+	b, err := io.ReadAll(io.LimitReader(r, maxInputBytes+1))
+	if err != nil {
+		return "", fmt.Errorf("read input: %w", err)
+	}
+	if len(b) > maxInputBytes {
+		return "", usagef("input is larger than %d bytes", maxInputBytes)
+	}
+	return string(b), nil
+}
+
+// printResult writes one result as JSON, or indented with --pretty.
+func printResult(c *cli.Context, v any) error {
+	w, closeOut, err := openOutput(c)
+	if err != nil {
+		return err
+	}
+	defer closeOut()
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if c.Bool("pretty") {
+		enc.SetIndent("", "  ")
+	}
+	if err := enc.Encode(v); err != nil {
+		return err
+	}
+	_, err = w.Write(buf.Bytes())
+	return err
+}
+
+func openOutput(c *cli.Context) (io.Writer, func(), error) {
+	name := c.String("output")
+	if name == "" || name == "-" {
+		return c.App.Writer, func() {}, nil
+	}
+	f, err := os.Create(name)
+	if err != nil {
+		return nil, nil, &usageError{err}
+	}
+	return f, func() { f.Close() }, nil
+}
+
+// isValidation reports errors that come from the input, not the machinery.
+func isValidation(err error) bool {
+	var (
+		unknown *textanalysis.UnknownModelError
+		tooLong *textanalysis.TooLongError
+		spanErr *display.SpanError
+		urlErr  *extract.URLError
+	)
+	return errors.As(err, &unknown) || errors.As(err, &tooLong) || errors.As(err, &spanErr) ||
+		errors.As(err, &urlErr) || errors.Is(err, textanalysis.ErrNoText)
+}
+
+func serveCommand() *cli.Command {
+	return &cli.Command{
+		Name:  "serve",
+		Usage: "serve the HTTP API, the developer site and the docs",
+		Description: `Serves every operation, the OpenAPI document (/openapi.json), the HTML reference
+(/docs), the markdown docs (/docs.md) and the developer site (/developer) with the
+embedded models. Keys, plans and counts live in the store: textanalysis.db (SQLite)
+in the working directory unless TEXTANALYSIS_DATABASE_URL names another SQLite file
+or a PostgreSQL database (postgres://...), which many server processes can share.
+E-mail goes over SMTP when TEXTANALYSIS_SMTP_URL is set
+(smtp://user:pass@host:587?from=address), else to the log with keys redacted.
+
+Examples:
+   textanalysis serve
+   textanalysis serve --addr 127.0.0.1:9000 --base-url https://api.example.com
+   TEXTANALYSIS_DATABASE_URL=postgres://api@db/textanalysis textanalysis serve`,
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "addr", Value: server.DefaultAddr, EnvVars: []string{"TEXTANALYSIS_ADDR"}, Usage: "listen on `HOST:PORT`"},
+			&cli.StringFlag{Name: "base-url", EnvVars: []string{"TEXTANALYSIS_BASE_URL"}, Usage: "public `URL` of the API, for docs, e-mails and links"},
+			&cli.StringFlag{Name: "developer-url", EnvVars: []string{"TEXTANALYSIS_DEVELOPER_URL"}, Usage: "public `URL` of the developer site (default: base URL + /developer)"},
+			&cli.StringSliceFlag{Name: "trusted-proxy", EnvVars: []string{"TEXTANALYSIS_TRUSTED_PROXIES"}, Usage: "`CIDR` of a reverse proxy whose X-Forwarded-For is believed (repeat or comma-separate)"},
+			&cli.StringFlag{Name: "log-level", Value: "info", EnvVars: []string{"TEXTANALYSIS_LOG_LEVEL"}, Usage: "debug, info, warn or error"},
+			&cli.BoolFlag{Name: "allow-private", EnvVars: []string{"TEXTANALYSIS_ALLOW_PRIVATE"}, Usage: "let URL fetches reach private and loopback addresses (testing only; never in production)"},
+			&cli.BoolFlag{Name: "no-keys", EnvVars: []string{"TEXTANALYSIS_NO_KEYS"}, Usage: "serve without keys, metering or developer site (local development only)"},
+			&cli.Float64Flag{Name: "rate-scale", Value: 1, EnvVars: []string{"TEXTANALYSIS_RATE_SCALE"}, Usage: "multiply every plan's per-second rate limit by `X` (load tests)"},
+		},
+		Action: func(c *cli.Context) error {
+			var level slog.Level
+			if err := level.UnmarshalText([]byte(c.String("log-level"))); err != nil {
+				return usagef("--log-level: %v", err)
+			}
+			logger := slog.New(slog.NewJSONHandler(c.App.ErrWriter, &slog.HandlerOptions{Level: level}))
+			cfg := server.Config{Addr: c.String("addr"), BaseURL: c.String("base-url"), DeveloperURL: c.String("developer-url"), Logger: logger}
+			for _, v := range c.StringSlice("trusted-proxy") {
+				for _, part := range strings.Split(v, ",") {
+					part = strings.TrimSpace(part)
+					if part == "" {
+						continue
+					}
+					p, err := netip.ParsePrefix(part)
+					if err != nil {
+						a, aerr := netip.ParseAddr(part)
+						if aerr != nil {
+							return usagef("--trusted-proxy %q: not a CIDR or address", part)
+						}
+						p = netip.PrefixFrom(a, a.BitLen())
+					}
+					cfg.TrustedProxies = append(cfg.TrustedProxies, p)
+				}
+			}
+			an, err := textanalysis.New(textanalysis.Options{Fetch: extract.Options{AllowPrivate: c.Bool("allow-private")}})
+			if err != nil {
+				return err
+			}
+			if !c.Bool("no-keys") {
+				st, err := server.OpenStore(c.Context, os.Getenv("TEXTANALYSIS_DATABASE_URL"))
+				if err != nil {
+					return err
+				}
+				defer st.Close()
+				rates := map[store.Plan]access.Rate{}
+				for p, r := range access.DefaultRates {
+					scale := c.Float64("rate-scale")
+					rates[p] = access.Rate{PerSecond: r.PerSecond * scale, Burst: int(float64(r.Burst) * scale)}
+				}
+				devURL := cfg.DeveloperURL
+				if devURL == "" {
+					base := strings.TrimRight(cfg.BaseURL, "/")
+					if base == "" {
+						base = server.LocalURL(cfg.Addr)
+					}
+					devURL = base + "/developer"
+				}
+				gate, err := access.New(c.Context, access.Config{Store: st, Rates: rates, DeveloperURL: devURL})
+				if err != nil {
+					return err
+				}
+				cfg.Gate = gate
+				if smtpURL := os.Getenv("TEXTANALYSIS_SMTP_URL"); smtpURL != "" {
+					m, err := mail.NewSMTP(smtpURL)
+					if err != nil {
+						return &usageError{err}
+					}
+					cfg.Mail = m
+				}
+			}
+			srv, err := server.New(cfg, an)
+			if err != nil {
+				return &usageError{err}
+			}
+			return srv.ListenAndServe(c.Context)
+		},
+	}
+}

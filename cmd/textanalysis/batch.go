@@ -1,0 +1,329 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"sync"
+	"time"
+
+	"github.com/urfave/cli/v2"
+)
+
+// maxLineBytes bounds one JSON line of batch input.
+const maxLineBytes = 16 << 20
+
+// lineFunc analyses one input line and returns the result object, whose
+// fields are written after "id". It sets *id to the line's id as it
+// decodes the line, so that a large line is decoded once.
+type lineFunc func(ctx context.Context, line json.RawMessage, id *json.RawMessage) (any, error)
+
+// runBatch reads JSON lines from --input and writes one line per input to
+// --output, flushed line by line. Each output line carries the input's id
+// (any JSON value); a line that fails carries {"id", "error"} instead and
+// the batch goes on.
+func runBatch(c *cli.Context, analyse lineFunc) error {
+	var in io.Reader
+	var size int64
+	name := c.String("input")
+	if name == "-" {
+		in = c.App.Reader
+	} else {
+		f, err := os.Open(name)
+		if err != nil {
+			return &usageError{err}
+		}
+		defer f.Close()
+		if st, err := f.Stat(); err == nil {
+			size = st.Size()
+		}
+		in = f
+	}
+	out, closeOut, err := openOutput(c)
+	if err != nil {
+		return err
+	}
+	defer closeOut()
+	workers := c.Int("workers")
+	if workers < 1 {
+		return usagef("--workers must be at least 1")
+	}
+
+	var bar *progress
+	// The bar goes to a terminal only.
+	if isTerminal(c.App.ErrWriter) && (c.String("output") != "" || !isTerminal(c.App.Writer)) {
+		bar = newProgress(c.App.ErrWriter, size)
+		defer bar.finish()
+	}
+
+	if workers == 1 {
+		failed, err := runSerial(c.Context, in, out, analyse, bar)
+		if err != nil {
+			return fmt.Errorf("batch %s: %w", name, err)
+		}
+		if err := c.Context.Err(); err != nil {
+			return err
+		}
+		if failed > 0 {
+			return fmt.Errorf("%w: %d", errBatchFailed, failed)
+		}
+		return nil
+	}
+
+	type job struct {
+		line []byte
+	}
+	jobs := make(chan job)
+	var (
+		mu     sync.Mutex
+		failed int
+		wErr   error
+	)
+	write := func(b []byte) {
+		mu.Lock()
+		defer mu.Unlock()
+		if wErr != nil {
+			return
+		}
+		if _, err := out.Write(b); err != nil {
+			wErr = err
+			return
+		}
+	}
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for j := range jobs {
+				b, ok := processLine(c.Context, j.line, analyse)
+				if !ok {
+					mu.Lock()
+					failed++
+					mu.Unlock()
+				}
+				write(b)
+				if bar != nil {
+					bar.add(int64(len(j.line)) + 1)
+				}
+			}
+		}()
+	}
+
+	sc := bufio.NewScanner(in)
+	sc.Buffer(make([]byte, 64<<10), maxLineBytes)
+	var scanErr error
+	for sc.Scan() {
+		line := bytes.TrimSpace(sc.Bytes())
+		if len(line) == 0 {
+			continue
+		}
+		if c.Context.Err() != nil {
+			break
+		}
+		jobs <- job{line: append([]byte(nil), line...)}
+	}
+	scanErr = sc.Err()
+	close(jobs)
+	wg.Wait()
+	if scanErr != nil {
+		return fmt.Errorf("read %s: %w", name, scanErr)
+	}
+	if wErr != nil {
+		return fmt.Errorf("write output: %w", wErr)
+	}
+	if err := c.Context.Err(); err != nil {
+		return err
+	}
+	if failed > 0 {
+		return fmt.Errorf("%w: %d", errBatchFailed, failed)
+	}
+	return nil
+}
+
+// runSerial is the one-worker batch: lines are answered in order, and the
+// output is flushed whenever no more input is waiting, so a program that
+// drives the command line by line gets each answer at once, while a file
+// or a pipe full of lines is answered in large writes.
+func runSerial(ctx context.Context, in io.Reader, out io.Writer, analyse lineFunc, bar *progress) (failed int, err error) {
+	br := bufio.NewReaderSize(in, 1<<20)
+	bw := bufio.NewWriterSize(out, 64<<10)
+	defer func() {
+		if ferr := bw.Flush(); err == nil && ferr != nil {
+			err = fmt.Errorf("write output: %w", ferr)
+		}
+	}()
+	for ctx.Err() == nil {
+		line, rerr := readLine(br)
+		if trimmed := bytes.TrimSpace(line); len(trimmed) > 0 {
+			b, ok := processLine(ctx, trimmed, analyse)
+			if !ok {
+				failed++
+			}
+			if _, err := bw.Write(b); err != nil {
+				return failed, fmt.Errorf("write output: %w", err)
+			}
+			if bar != nil {
+				bar.add(int64(len(line)))
+			}
+		}
+		if rerr == io.EOF {
+			return failed, nil
+		}
+		if rerr != nil {
+			return failed, rerr
+		}
+		if br.Buffered() == 0 {
+			if err := bw.Flush(); err != nil {
+				return failed, fmt.Errorf("write output: %w", err)
+			}
+		}
+	}
+	return failed, nil
+}
+
+// readLine reads one line, at most maxLineBytes long, without its end.
+func readLine(br *bufio.Reader) ([]byte, error) {
+	var long []byte
+	for {
+		part, err := br.ReadSlice('\n')
+		if err == bufio.ErrBufferFull {
+			long = append(long, part...)
+			if len(long) > maxLineBytes {
+				return nil, fmt.Errorf("a line is longer than %d bytes", maxLineBytes)
+			}
+			continue
+		}
+		if long != nil {
+			part = append(long, part...)
+		}
+		return bytes.TrimSuffix(part, []byte("\n")), err
+	}
+}
+
+// processLine turns one input line into one output line (with newline).
+func processLine(ctx context.Context, line []byte, analyse lineFunc) ([]byte, bool) {
+	var id json.RawMessage
+	res, err := analyse(ctx, line, &id)
+	if id == nil {
+		// The line did not decode as the command's shape; its id may
+		// still be there for the error line.
+		var head struct {
+			ID json.RawMessage `json:"id"`
+		}
+		if jerr := json.Unmarshal(line, &head); jerr != nil {
+			return errorLine(nil, "invalid JSON line: "+jerr.Error()), false
+		}
+		id = head.ID
+	}
+	if err != nil {
+		return errorLine(id, err.Error()), false
+	}
+	var body []byte
+	if a, ok := res.(jsonAppender); ok {
+		body = a.appendJSON(make([]byte, 0, 256))
+	} else {
+		var buf bytes.Buffer
+		enc := json.NewEncoder(&buf)
+		enc.SetEscapeHTML(false)
+		if err := enc.Encode(res); err != nil {
+			return errorLine(id, err.Error()), false
+		}
+		body = bytes.TrimSpace(buf.Bytes())
+	}
+	if len(id) == 0 {
+		id = json.RawMessage("null")
+	}
+	var outLine bytes.Buffer
+	outLine.WriteString(`{"id":`)
+	outLine.Write(id)
+	if len(body) > 2 && body[0] == '{' {
+		outLine.WriteByte(',')
+		outLine.Write(body[1:])
+	} else {
+		outLine.WriteString(`,"result":`)
+		outLine.Write(body)
+		outLine.WriteByte('}')
+	}
+	outLine.WriteByte('\n')
+	return outLine.Bytes(), true
+}
+
+func errorLine(id json.RawMessage, msg string) []byte {
+	if len(id) == 0 {
+		id = json.RawMessage("null")
+	}
+	b, _ := json.Marshal(struct {
+		ID    json.RawMessage `json:"id"`
+		Error string          `json:"error"`
+	}{id, msg})
+	return append(b, '\n')
+}
+
+// isTerminal reports whether v is a character device such as a terminal.
+func isTerminal(v any) bool {
+	f, ok := v.(*os.File)
+	if !ok {
+		return false
+	}
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}
+
+// progress draws a one-line bar on a terminal: by bytes when the input's
+// size is known, else a count of lines.
+type progress struct {
+	mu    sync.Mutex
+	w     io.Writer
+	total int64
+	done  int64
+	lines int64
+	start time.Time
+	last  time.Time
+}
+
+func newProgress(w io.Writer, total int64) *progress {
+	return &progress{w: w, total: total, start: time.Now()}
+}
+
+func (p *progress) add(n int64) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.done += n
+	p.lines++
+	if time.Since(p.last) < 100*time.Millisecond {
+		return
+	}
+	p.last = time.Now()
+	p.draw()
+}
+
+func (p *progress) draw() {
+	rate := float64(p.lines) / time.Since(p.start).Seconds()
+	if p.total > 0 {
+		frac := min(float64(p.done)/float64(p.total), 1)
+		const width = 30
+		filled := int(frac * width)
+		bar := make([]byte, width)
+		for i := range bar {
+			bar[i] = '-'
+			if i < filled {
+				bar[i] = '#'
+			}
+		}
+		fmt.Fprintf(p.w, "\r[%s] %3.0f%% %d lines %.1f/s", bar, frac*100, p.lines, rate)
+		return
+	}
+	fmt.Fprintf(p.w, "\r%d lines %.1f/s", p.lines, rate)
+}
+
+func (p *progress) finish() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.draw()
+	fmt.Fprintln(p.w)
+}

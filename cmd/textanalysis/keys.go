@@ -1,0 +1,383 @@
+package main
+
+import (
+	"context"
+	"encoding/csv"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/textanalysis/go-textanalysis/server"
+	"github.com/textanalysis/go-textanalysis/server/access"
+	"github.com/textanalysis/go-textanalysis/server/store"
+)
+
+// openGate opens the configured store (TEXTANALYSIS_DATABASE_URL) and a
+// gate on it. The store is safe to share with a running server.
+func openGate(ctx context.Context) (*access.Gate, func(), error) {
+	st, err := server.OpenStore(ctx, os.Getenv("TEXTANALYSIS_DATABASE_URL"))
+	if err != nil {
+		return nil, nil, err
+	}
+	g, err := access.New(ctx, access.Config{Store: st})
+	if err != nil {
+		st.Close()
+		return nil, nil, err
+	}
+	return g, func() { st.Close() }, nil
+}
+
+func parsePlan(s string) (store.Plan, error) {
+	p := store.Plan(strings.ToLower(s))
+	if p == "pay-as-you-go" || p == "paygo" {
+		p = store.PlanPayg
+	}
+	if !p.Valid() {
+		return "", usagef("unknown plan %q: trial, free, payg or sandbox", s)
+	}
+	return p, nil
+}
+
+func kindOf(p store.Plan) string {
+	switch p {
+	case store.PlanTrial:
+		return access.KindTrial
+	case store.PlanSandbox:
+		return access.KindSbx
+	}
+	return access.KindLive
+}
+
+func writeJSONTo(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
+}
+
+func keysCommand() *cli.Command {
+	return &cli.Command{
+		Name:  "keys",
+		Usage: "create, list and revoke API keys and change plans, in the configured store",
+		Description: `Works on the store the server uses (textanalysis.db, or TEXTANALYSIS_DATABASE_URL),
+also while a server runs on it. A key is shown once, when it is created; the store
+keeps only its hash.
+
+Examples:
+   textanalysis keys create --plan free --email ada@example.com --json
+   textanalysis keys list
+   textanalysis keys revoke 12
+   textanalysis keys plan --email ada@example.com --plan payg --cap 5000000`,
+		Subcommands: []*cli.Command{
+			{
+				Name:  "create",
+				Usage: "create a key (and the account of --email when it has none)",
+				Flags: []cli.Flag{
+					&cli.StringFlag{Name: "plan", Value: "free", Usage: "`PLAN` of a new account: trial, free, payg or sandbox"},
+					&cli.StringFlag{Name: "email", Usage: "account's e-mail `ADDRESS`"},
+					&cli.StringFlag{Name: "name", Usage: "a `NAME` to tell the key apart"},
+					&cli.Int64Flag{Name: "cap", Usage: "Pay as you go monthly cap in `REQUESTS` (0: the default 1,000,000)"},
+					&cli.BoolFlag{Name: "json", Usage: "print a JSON object with the new key"},
+				},
+				Action: keysCreate,
+			},
+			{
+				Name:  "list",
+				Usage: "list keys (prefixes only) with their accounts and plans",
+				Flags: []cli.Flag{
+					&cli.StringFlag{Name: "email", Usage: "only the keys of this account"},
+					&cli.BoolFlag{Name: "json", Usage: "print JSON"},
+				},
+				Action: keysList,
+			},
+			{
+				Name:      "revoke",
+				Usage:     "revoke a key by ID or prefix",
+				ArgsUsage: "ID|PREFIX",
+				Action:    keysRevoke,
+			},
+			{
+				Name:  "plan",
+				Usage: "move an account to another plan",
+				Flags: []cli.Flag{
+					&cli.StringFlag{Name: "email", Usage: "the account's e-mail `ADDRESS`"},
+					&cli.Int64Flag{Name: "account", Usage: "the account `ID`"},
+					&cli.StringFlag{Name: "plan", Required: true, Usage: "new `PLAN`: free, payg or sandbox"},
+					&cli.Int64Flag{Name: "cap", Usage: "Pay as you go monthly cap in `REQUESTS` (0: the default)"},
+				},
+				Action: keysPlan,
+			},
+		},
+	}
+}
+
+type createdKey struct {
+	Key       string `json:"key"`
+	Prefix    string `json:"prefix"`
+	KeyID     int64  `json:"key_id"`
+	AccountID int64  `json:"account_id"`
+	Email     string `json:"email,omitempty"`
+	Plan      string `json:"plan"`
+	ExpiresAt string `json:"expires_at,omitempty"`
+}
+
+func keysCreate(c *cli.Context) error {
+	plan, err := parsePlan(c.String("plan"))
+	if err != nil {
+		return err
+	}
+	g, closeStore, err := openGate(c.Context)
+	if err != nil {
+		return err
+	}
+	defer closeStore()
+	st := g.Store()
+	now := time.Now().UTC()
+	var acct store.Account
+	if e := c.String("email"); e != "" {
+		email, err := access.NormalizeEmail(e)
+		if err != nil {
+			return &usageError{err}
+		}
+		acct, err = st.AccountByEmail(c.Context, email)
+		switch {
+		case errors.Is(err, store.ErrNotFound):
+			acct, err = st.CreateAccount(c.Context, store.Account{Email: email, Plan: plan, MonthlyCap: c.Int64("cap"), CreatedAt: now, TrialExpiresAt: trialEnd(plan, now)})
+			if err != nil {
+				return err
+			}
+		case err != nil:
+			return err
+		case c.IsSet("plan") && acct.Plan != plan:
+			return usagef("%s is on the %s plan; change it with: textanalysis keys plan --email %s --plan %s", email, acct.Plan, email, plan)
+		}
+	} else {
+		acct, err = st.CreateAccount(c.Context, store.Account{Plan: plan, MonthlyCap: c.Int64("cap"), CreatedAt: now, TrialExpiresAt: trialEnd(plan, now)})
+		if err != nil {
+			return err
+		}
+	}
+	iss, err := g.IssueKey(c.Context, acct, kindOf(acct.Plan), c.String("name"))
+	if err != nil {
+		return err
+	}
+	out := createdKey{Key: iss.Secret, Prefix: iss.Key.Prefix, KeyID: iss.Key.ID, AccountID: acct.ID, Email: acct.Email, Plan: string(acct.Plan)}
+	if acct.Plan == store.PlanTrial {
+		out.ExpiresAt = acct.TrialExpiresAt.Format(time.RFC3339)
+	}
+	if c.Bool("json") {
+		return writeJSONTo(c.App.Writer, out)
+	}
+	fmt.Fprintf(c.App.Writer, "%s\n\nKey %d for account %d (%s plan). It is shown only now; the store keeps its hash.\n", out.Key, out.KeyID, out.AccountID, out.Plan)
+	return nil
+}
+
+func trialEnd(p store.Plan, now time.Time) time.Time {
+	if p == store.PlanTrial {
+		return now.Add(access.DefaultTrialDuration)
+	}
+	return time.Time{}
+}
+
+type listedKey struct {
+	ID        int64  `json:"id"`
+	Prefix    string `json:"prefix"`
+	Kind      string `json:"kind"`
+	Name      string `json:"name,omitempty"`
+	AccountID int64  `json:"account_id"`
+	Email     string `json:"email,omitempty"`
+	Plan      string `json:"plan"`
+	CreatedAt string `json:"created_at"`
+	RevokedAt string `json:"revoked_at,omitempty"`
+}
+
+func keysList(c *cli.Context) error {
+	g, closeStore, err := openGate(c.Context)
+	if err != nil {
+		return err
+	}
+	defer closeStore()
+	st := g.Store()
+	var accountID int64
+	if e := c.String("email"); e != "" {
+		a, err := st.AccountByEmail(c.Context, e)
+		if err != nil {
+			return &usageError{fmt.Errorf("no account for %s: %w", e, err)}
+		}
+		accountID = a.ID
+	}
+	keys, err := st.ListKeys(c.Context, accountID)
+	if err != nil {
+		return err
+	}
+	accounts := map[int64]store.Account{}
+	out := []listedKey{}
+	for _, k := range keys {
+		a, ok := accounts[k.AccountID]
+		if !ok {
+			if a, err = st.Account(c.Context, k.AccountID); err != nil {
+				return err
+			}
+			accounts[k.AccountID] = a
+		}
+		lk := listedKey{ID: k.ID, Prefix: k.Prefix + "…", Kind: k.Kind, Name: k.Name, AccountID: a.ID, Email: a.Email, Plan: string(a.Plan), CreatedAt: k.CreatedAt.UTC().Format(time.RFC3339)}
+		if k.Revoked() {
+			lk.RevokedAt = k.RevokedAt.UTC().Format(time.RFC3339)
+		}
+		out = append(out, lk)
+	}
+	if c.Bool("json") {
+		return writeJSONTo(c.App.Writer, out)
+	}
+	tw := tabwriter.NewWriter(c.App.Writer, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "ID\tPREFIX\tACCOUNT\tEMAIL\tPLAN\tCREATED\tREVOKED")
+	for _, k := range out {
+		fmt.Fprintf(tw, "%d\t%s\t%d\t%s\t%s\t%s\t%s\n", k.ID, k.Prefix, k.AccountID, k.Email, k.Plan, k.CreatedAt, k.RevokedAt)
+	}
+	return tw.Flush()
+}
+
+func keysRevoke(c *cli.Context) error {
+	if c.Args().Len() != 1 {
+		return usagef("give one key ID or prefix")
+	}
+	arg := strings.TrimSuffix(c.Args().First(), "…")
+	g, closeStore, err := openGate(c.Context)
+	if err != nil {
+		return err
+	}
+	defer closeStore()
+	st := g.Store()
+	var match []store.Key
+	if id, err := strconv.ParseInt(arg, 10, 64); err == nil {
+		k, err := st.Key(c.Context, id)
+		if err != nil && !errors.Is(err, store.ErrNotFound) {
+			return err
+		}
+		if err == nil {
+			match = append(match, k)
+		}
+	} else {
+		// Prefixes are for people reading a list; a scan is fine here.
+		keys, err := st.ListKeys(c.Context, 0)
+		if err != nil {
+			return err
+		}
+		for _, k := range keys {
+			if k.Prefix == arg {
+				match = append(match, k)
+			}
+		}
+	}
+	switch len(match) {
+	case 0:
+		return usagef("no key %q", arg)
+	case 1:
+	default:
+		return usagef("prefix %q matches %d keys; revoke by ID", arg, len(match))
+	}
+	if err := st.RevokeKey(c.Context, match[0].ID, time.Now().UTC()); err != nil {
+		return err
+	}
+	fmt.Fprintf(c.App.Writer, "revoked key %d (%s…)\n", match[0].ID, match[0].Prefix)
+	return nil
+}
+
+func keysPlan(c *cli.Context) error {
+	plan, err := parsePlan(c.String("plan"))
+	if err != nil {
+		return err
+	}
+	if plan == store.PlanTrial {
+		return usagef("an account cannot move back to trial")
+	}
+	g, closeStore, err := openGate(c.Context)
+	if err != nil {
+		return err
+	}
+	defer closeStore()
+	st := g.Store()
+	var a store.Account
+	switch {
+	case c.String("email") != "":
+		a, err = st.AccountByEmail(c.Context, c.String("email"))
+	case c.Int64("account") != 0:
+		a, err = st.Account(c.Context, c.Int64("account"))
+	default:
+		return usagef("name the account with --email or --account")
+	}
+	if errors.Is(err, store.ErrNotFound) {
+		return usagef("no such account")
+	}
+	if err != nil {
+		return err
+	}
+	a.Plan = plan
+	a.TrialExpiresAt = time.Time{}
+	if c.IsSet("cap") {
+		a.MonthlyCap = c.Int64("cap")
+	}
+	if err := st.UpdateAccount(c.Context, a); err != nil {
+		return err
+	}
+	fmt.Fprintf(c.App.Writer, "account %d is now on the %s plan\n", a.ID, a.Plan)
+	return nil
+}
+
+func usageCommand() *cli.Command {
+	return &cli.Command{
+		Name:  "usage",
+		Usage: "requests per account for a month, with the Pay as you go amount, as CSV or JSON",
+		Description: `Counts come from the store the server uses. Pay as you go costs 0.10 USD per
+1,000 requests (0.0001 USD a request); the month's amount is rounded to the cent.
+
+Examples:
+   textanalysis usage
+   textanalysis usage --month 2026-10 --format json`,
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "month", Usage: "`YYYY-MM` (default: this month, UTC)"},
+			&cli.StringFlag{Name: "format", Value: "csv", Usage: "csv or json"},
+		},
+		Action: func(c *cli.Context) error {
+			month := time.Now().UTC()
+			if m := c.String("month"); m != "" {
+				t, err := time.Parse("2006-01", m)
+				if err != nil {
+					return usagef("--month %q: want YYYY-MM", m)
+				}
+				month = t
+			}
+			format := c.String("format")
+			if format != "csv" && format != "json" {
+				return usagef("--format must be csv or json")
+			}
+			g, closeStore, err := openGate(c.Context)
+			if err != nil {
+				return err
+			}
+			defer closeStore()
+			lines, err := g.Invoice(c.Context, month)
+			if err != nil {
+				return err
+			}
+			if format == "json" {
+				return writeJSONTo(c.App.Writer, lines)
+			}
+			w := csv.NewWriter(c.App.Writer)
+			_ = w.Write([]string{"month", "account_id", "email", "plan", "requests", "amount_usd"})
+			for _, l := range lines {
+				_ = w.Write([]string{l.Month, strconv.FormatInt(l.AccountID, 10), l.Email, l.Plan, strconv.FormatInt(l.Requests, 10), strconv.FormatFloat(l.AmountUSD, 'f', 2, 64)})
+			}
+			w.Flush()
+			return w.Error()
+		},
+	}
+}

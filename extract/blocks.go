@@ -1,0 +1,835 @@
+package extract
+
+import (
+	"cmp"
+	"slices"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"golang.org/x/net/html"
+	"golang.org/x/net/html/atom"
+)
+
+// A block is the text of one block-level element, without the text of the
+// block-level elements nested in it.
+type block struct {
+	owner     *html.Node // the innermost block-level element holding the text
+	text      string     // whitespace-normalized text
+	chars     int        // runes in text
+	linkChars int        // runes of text inside links
+	commas    int
+	heading   bool
+	cand      int32 // innermost soft candidate above the block, or -1
+}
+
+// stats are per-element sums over the blocks below an element.
+type stats struct {
+	chars, linkChars int
+	score            float64
+	scored           bool
+	best             float64 // the best score in the subtree, the node's own included
+}
+
+// extraction is one pass over a page body.
+type extraction struct {
+	body       *html.Node
+	strict     bool // drop elements whose class or id names boilerplate
+	blocks     []block
+	stats      map[*html.Node]*stats
+	cands      []softCand
+	firstBlock map[*html.Node]int // owner → index of its first block, built on demand
+	scored     []*html.Node       // candidates in the order they were first scored (document order)
+
+	cur       strings.Builder
+	curChars  int
+	curLinks  int
+	curCommas int
+	curSpace  bool // the text so far ends in white space (written or pending)
+	pending   bool // a space is due before the next visible character
+}
+
+// blockTags start a new block.
+var blockTags = map[atom.Atom]bool{
+	atom.Address: true, atom.Article: true, atom.Blockquote: true, atom.Body: true,
+	atom.Center: true, atom.Dd: true, atom.Details: true, atom.Div: true, atom.Dl: true,
+	atom.Dt: true, atom.Fieldset: true, atom.Form: true, atom.H1: true, atom.H2: true,
+	atom.H3: true, atom.H4: true, atom.H5: true, atom.H6: true, atom.Hgroup: true, atom.Hr: true,
+	atom.Li: true, atom.Main: true, atom.Ol: true, atom.P: true, atom.Pre: true,
+	atom.Section: true, atom.Table: true, atom.Tbody: true, atom.Thead: true, atom.Tfoot: true,
+	atom.Tr: true, atom.Ul: true, atom.Summary: true, atom.Caption: true, atom.Legend: true,
+	atom.Html: true,
+}
+
+func newExtraction(body *html.Node, strict bool) *extraction {
+	e := &extraction{body: body, strict: strict, stats: make(map[*html.Node]*stats, 256)}
+	e.walk(body, body, false, false, -1)
+	e.flush(body, -1)
+	e.dropSoft()
+	return e
+}
+
+// skip reports elements whose subtree holds no article text (hard) and
+// elements whose class or id names boilerplate (soft: dropped later unless
+// they turn out to hold most of the page's text, as a wrapper named
+// "content-sidebar-wrap" or "off-canvas-wrap" does).
+func (e *extraction) skip(n *html.Node) (hard, soft bool) {
+	if skipTags[n.DataAtom] {
+		return true, false
+	}
+	if n.DataAtom == 0 && strings.Contains(n.Data, ":") {
+		return true, false // namespaced XML islands (o:p, fb:like ...)
+	}
+	if len(n.Attr) > 0 && hidden(n) {
+		return true, false
+	}
+	if furnitureTags[n.DataAtom] {
+		// Page and article headers (logo, title, byline), but not a
+		// header that holds the lead paragraph.
+		return false, n.DataAtom != atom.Header || !hasLongParagraph(n, 100)
+	}
+	if len(n.Attr) == 0 {
+		return false, false
+	}
+	if furnitureRole(n) {
+		return false, true
+	}
+	switch n.DataAtom {
+	case atom.Main, atom.A, atom.Article, atom.Body, atom.Html:
+		// Class names on these describe the page ("single-post
+		// has-sidebar"), not boilerplate.
+		return false, false
+	}
+	if e.strict {
+		if drop, _ := classVerdict(n); drop {
+			return false, true
+		}
+	}
+	return false, false
+}
+
+func (e *extraction) walk(n, owner *html.Node, inLink, inPre bool, cand int32) {
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		switch c.Type {
+		case html.TextNode:
+			e.addText(c.Data, inLink, inPre)
+		case html.ElementNode:
+			hard, soft := e.skip(c)
+			if hard {
+				continue
+			}
+			cc := cand
+			if soft {
+				e.flush(owner, cand)
+				e.cands = append(e.cands, softCand{parent: cand})
+				cc = int32(len(e.cands) - 1)
+			}
+			switch {
+			case blockTags[c.DataAtom]:
+				e.flush(owner, cand)
+				e.walk(c, c, inLink, inPre || c.DataAtom == atom.Pre, cc)
+				e.flush(c, cc)
+			case c.DataAtom == atom.Br:
+				e.newline()
+			case c.DataAtom == atom.Td || c.DataAtom == atom.Th:
+				e.space()
+				e.walk(c, owner, inLink, inPre, cc)
+				e.space()
+			default:
+				e.walk(c, owner, inLink || c.DataAtom == atom.A, inPre, cc)
+			}
+			if soft {
+				e.flush(owner, cc)
+			}
+		}
+	}
+}
+
+// softCand is an element that class names mark as boilerplate.
+type softCand struct {
+	parent  int32 // enclosing softCand, or -1
+	chars   int
+	dropped bool
+}
+
+// dropSoft removes the blocks under soft candidates that hold less than
+// two thirds of the page's text, then sums the stats of the remaining blocks.
+func (e *extraction) dropSoft() {
+	total := 0
+	for i := range e.blocks {
+		b := &e.blocks[i]
+		total += b.chars
+		for c := b.cand; c >= 0; c = e.cands[c].parent {
+			e.cands[c].chars += b.chars
+		}
+	}
+	for i := range e.cands {
+		c := &e.cands[i]
+		// Parents precede children, so a parent's verdict is known.
+		c.dropped = c.chars*3 < total*2 || (c.parent >= 0 && e.cands[c.parent].dropped)
+	}
+	kept := e.blocks[:0]
+	for _, b := range e.blocks {
+		if b.cand >= 0 && e.cands[b.cand].dropped {
+			continue
+		}
+		kept = append(kept, b)
+	}
+	e.blocks = kept
+	for i := range e.blocks {
+		b := &e.blocks[i]
+		for n := b.owner; n != nil; n = n.Parent {
+			st := e.stat(n)
+			st.chars += b.chars
+			st.linkChars += b.linkChars
+			if n == e.body {
+				break
+			}
+		}
+	}
+}
+
+// space notes a word break; it is written only if visible text follows,
+// so that a line never ends in a space.
+func (e *extraction) space() {
+	if !e.curSpace && e.cur.Len() > 0 {
+		e.pending = true
+		e.curSpace = true
+	}
+}
+
+func (e *extraction) newline() {
+	if e.cur.Len() == 0 {
+		return
+	}
+	e.pending = false
+	e.cur.WriteByte('\n')
+	e.curSpace = true
+}
+
+// visible writes a pending space before a visible character.
+func (e *extraction) visible() {
+	if e.pending {
+		e.cur.WriteByte(' ')
+		e.pending = false
+	}
+	e.curSpace = false
+}
+
+// addText appends a text node, collapsing white space (outside <pre>) and
+// dropping invisible characters.
+func (e *extraction) addText(s string, inLink, inPre bool) {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c >= 0x80 {
+			e.addRunes(s[i:], inLink, inPre)
+			return
+		}
+		switch {
+		case c == ' ' || c == '\n' || c == '\t' || c == '\r' || c == '\f':
+			if inPre && c == '\n' {
+				e.pending = false
+				e.cur.WriteByte('\n')
+				e.curSpace = true
+				continue
+			}
+			e.space()
+			continue
+		case c == ',':
+			e.curCommas++
+		}
+		e.visible()
+		e.cur.WriteByte(c)
+		e.curChars++
+		if inLink {
+			e.curLinks++
+		}
+	}
+}
+
+// addRunes is addText for text with non-ASCII characters.
+func (e *extraction) addRunes(s string, inLink, inPre bool) {
+	for _, r := range s {
+		switch {
+		case r == '\u00ad' || r == '\u200b' || r == '\u200c' || r == '\u200d' || r == '\u2060' || r == '\ufeff':
+			continue
+		case inPre && r == '\n':
+			e.pending = false
+			e.cur.WriteByte('\n')
+			e.curSpace = true
+			continue
+		case unicode.IsSpace(r) || r == '\u00a0':
+			e.space()
+			continue
+		case r == ',' || r == '，' || r == '、' || r == '،':
+			e.curCommas++
+		}
+		e.visible()
+		e.cur.WriteRune(r)
+		e.curChars++
+		if inLink {
+			e.curLinks++
+		}
+	}
+}
+
+// flush ends the current block, owned by owner.
+func (e *extraction) flush(owner *html.Node, cand int32) {
+	if e.curChars == 0 {
+		e.resetCur()
+		return
+	}
+	text := strings.TrimSpace(e.cur.String())
+	if strings.Contains(text, "\n\n\n") {
+		text = normalizeText(text)
+	}
+	b := block{
+		owner:     owner,
+		text:      text,
+		chars:     e.curChars,
+		linkChars: e.curLinks,
+		commas:    e.curCommas,
+		heading:   isHeading(owner.DataAtom),
+		cand:      cand,
+	}
+	e.resetCur()
+	e.blocks = append(e.blocks, b)
+}
+
+func (e *extraction) resetCur() {
+	e.cur.Reset()
+	e.curChars, e.curLinks, e.curCommas = 0, 0, 0
+	e.curSpace, e.pending = false, false
+}
+
+func (e *extraction) stat(n *html.Node) *stats {
+	st := e.stats[n]
+	if st == nil {
+		st = &stats{}
+		e.stats[n] = st
+	}
+	return st
+}
+
+func isHeading(a atom.Atom) bool {
+	switch a {
+	case atom.H1, atom.H2, atom.H3, atom.H4, atom.H5, atom.H6:
+		return true
+	}
+	return false
+}
+
+func linkDensity(st *stats) float64 {
+	if st == nil || st.chars == 0 {
+		return 0
+	}
+	return float64(st.linkChars) / float64(st.chars)
+}
+
+// initScore is Readability's starting score for a candidate container.
+func initScore(n *html.Node) float64 {
+	s := 0.0
+	switch n.DataAtom {
+	case atom.Div, atom.Article, atom.Main, atom.Section:
+		s = 5
+	case atom.Pre, atom.Td, atom.Blockquote:
+		s = 3
+	case atom.Address, atom.Ol, atom.Ul, atom.Dl, atom.Dd, atom.Dt, atom.Li, atom.Form:
+		s = -3
+	case atom.H1, atom.H2, atom.H3, atom.H4, atom.H5, atom.H6, atom.Th:
+		s = -5
+	}
+	if n.DataAtom == atom.Article || n.DataAtom == atom.Main {
+		s += 10
+	}
+	_, w := classVerdict(n)
+	for _, a := range n.Attr {
+		if a.Key == "itemprop" && strings.Contains(a.Val, "articleBody") {
+			w += 50
+		}
+	}
+	return s + float64(w)
+}
+
+// score lets every paragraph-like block vote for the elements above it.
+func (e *extraction) score() {
+	for i := range e.blocks {
+		b := &e.blocks[i]
+		if b.chars < 60 || b.heading {
+			continue
+		}
+		v := 1 + float64(b.commas) + min(float64(b.chars)/100, 3)
+		level := 0
+		for n := b.owner.Parent; n != nil && level < 5; n = n.Parent {
+			st := e.stat(n)
+			if !st.scored {
+				st.scored = true
+				st.score = initScore(n)
+				e.scored = append(e.scored, n)
+			}
+			switch level {
+			case 0:
+				st.score += v
+			case 1:
+				st.score += v / 2
+			default:
+				st.score += v / float64(level*3)
+			}
+			level++
+			if n == e.body {
+				break
+			}
+		}
+	}
+}
+
+// text returns the article text: blocks under the best container and the
+// siblings that belong with it.
+func (e *extraction) text(title string) string {
+	e.score()
+	var top *html.Node
+	topScore := 0.0
+	cands := e.scored
+	for _, n := range cands {
+		st := e.stats[n]
+		st.score *= 1 - linkDensity(st)
+		// Ties go to the first candidate in document order.
+		if top == nil || st.score > topScore {
+			top, topScore = n, st.score
+		}
+	}
+	if top == nil {
+		return e.shortPage(title)
+	}
+	for _, n := range cands {
+		sc := e.stats[n].score
+		for p := n; p != nil; p = p.Parent {
+			st := e.stat(p)
+			if st.best >= sc {
+				break // an ancestor already has as good a descendant
+			}
+			st.best = sc
+			if p == e.body {
+				break
+			}
+		}
+	}
+	top = e.refineTop(top, cands)
+	keep := e.withSiblings(top)
+	return e.collect(keep, e.leadScope(top), title)
+}
+
+// leadScope returns the largest ancestor of top whose text is still mostly
+// top's: the article wrapper, where a lead paragraph, teaser or deck often
+// sits just before the body container.
+func (e *extraction) leadScope(top *html.Node) *html.Node {
+	topChars := e.stats[top].chars
+	scope := top
+	for p := top.Parent; p != nil && top != e.body; p = p.Parent {
+		st := e.stats[p]
+		if st == nil || st.chars > topChars*2 {
+			break
+		}
+		scope = p
+		if p == e.body {
+			break
+		}
+	}
+	return scope
+}
+
+// refineTop climbs from the top candidate to an ancestor when the article
+// is spread over several containers (Readability's rules).
+func (e *extraction) refineTop(top *html.Node, cands []*html.Node) *html.Node {
+	topScore := e.stats[top].score
+	// Several near-top candidates under one ancestor: take the ancestor.
+	var alts []*html.Node
+	for _, c := range cands {
+		if c != top && e.stats[c].score >= topScore*0.75 {
+			alts = append(alts, c)
+		}
+	}
+	if len(alts) > maxAlts {
+		// Only the best few matter; the cap bounds the work on hostile pages.
+		slices.SortStableFunc(alts, func(a, b *html.Node) int { return cmp.Compare(e.stats[b].score, e.stats[a].score) })
+		alts = alts[:maxAlts]
+	}
+	if len(alts) >= 3 {
+		for p := top.Parent; p != nil && p != e.body.Parent; p = p.Parent {
+			n := 0
+			for _, a := range alts {
+				if isAncestor(p, a) {
+					n++
+				}
+			}
+			if n >= 3 {
+				top = p
+				break
+			}
+			if p == e.body {
+				break
+			}
+		}
+	}
+	// A parent scoring more than its child holds more of the article.
+	last := e.stat(top).score
+	threshold := last / 3
+	for p := top.Parent; p != nil && p != e.body; p = p.Parent {
+		st := e.stats[p]
+		if st == nil || !st.scored {
+			continue
+		}
+		if st.score < threshold {
+			break
+		}
+		if st.score > last {
+			top = p
+			break
+		}
+		last = st.score
+	}
+	// An only child says nothing its parent doesn't.
+	for top != e.body && top.Parent != nil && onlyElementChild(top.Parent) == top {
+		top = top.Parent
+	}
+	return top
+}
+
+func onlyElementChild(p *html.Node) *html.Node {
+	var only *html.Node
+	for c := p.FirstChild; c != nil; c = c.NextSibling {
+		if c.Type == html.ElementNode {
+			if only != nil {
+				return nil
+			}
+			only = c
+		}
+	}
+	return only
+}
+
+func isAncestor(a, n *html.Node) bool {
+	for ; n != nil; n = n.Parent {
+		if n == a {
+			return true
+		}
+	}
+	return false
+}
+
+func attr(n *html.Node, key string) string {
+	for _, a := range n.Attr {
+		if a.Key == key && a.Namespace == "" {
+			return a.Val
+		}
+	}
+	return ""
+}
+
+// withSiblings returns the top container and those of its siblings that
+// look like more of the same article.
+func (e *extraction) withSiblings(top *html.Node) map[*html.Node]bool {
+	keep := map[*html.Node]bool{top: true}
+	if top == e.body || top.Parent == nil {
+		return keep
+	}
+	topScore := e.stats[top].score
+	threshold := max(10, topScore*0.2)
+	class := attr(top, "class")
+	for s := top.Parent.FirstChild; s != nil; s = s.NextSibling {
+		if s == top || s.Type != html.ElementNode {
+			continue
+		}
+		st := e.stats[s]
+		if st == nil || st.chars == 0 {
+			continue
+		}
+		bonus := 0.0
+		if class != "" && attr(s, "class") == class {
+			bonus = topScore * 0.2
+		}
+		if st.scored && st.score+bonus >= threshold {
+			keep[s] = true
+			continue
+		}
+		if s.DataAtom == atom.P || s.DataAtom == atom.Div && onlyText(s) {
+			ld := linkDensity(st)
+			if st.chars > 80 && ld < 0.25 {
+				keep[s] = true
+			} else if st.chars <= 80 && ld == 0 && e.endsSentence(s) {
+				keep[s] = true
+			}
+		}
+	}
+	// Page builders split an article into rows of deep wrappers: look a
+	// few levels up for sibling rows that hold paragraphs as good as the
+	// article's, as long as the ancestor is still mostly the article.
+	topChars := e.stats[top].chars
+	a := top.Parent
+	for level := 0; level < siblingLevels && a != e.body && a.Parent != nil; level++ {
+		p := a.Parent
+		if ps := e.stats[p]; ps == nil || ps.chars > topChars*siblingSpread {
+			break
+		}
+		for s := p.FirstChild; s != nil; s = s.NextSibling {
+			if s == a || s.Type != html.ElementNode {
+				continue
+			}
+			st := e.stats[s]
+			if st != nil && st.best >= topScore*siblingBest && linkDensity(st) < 0.3 {
+				keep[s] = true
+			}
+		}
+		a = p
+	}
+	return keep
+}
+
+// Page-builder rows: look up to siblingLevels ancestors above the top
+// container, while the ancestor holds at most siblingSpread times its text,
+// for siblings whose best candidate scores at least siblingBest of the top.
+const (
+	siblingLevels = 4
+	siblingSpread = 3
+	siblingBest   = 0.6
+)
+
+// onlyText reports an element without block-level children.
+func onlyText(n *html.Node) bool {
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		if c.Type == html.ElementNode && blockTags[c.DataAtom] {
+			return false
+		}
+	}
+	return true
+}
+
+func (e *extraction) endsSentence(n *html.Node) bool {
+	if e.firstBlock == nil {
+		e.firstBlock = make(map[*html.Node]int, len(e.blocks))
+		for i := len(e.blocks) - 1; i >= 0; i-- {
+			e.firstBlock[e.blocks[i].owner] = i
+		}
+	}
+	i, ok := e.firstBlock[n]
+	if !ok {
+		return false
+	}
+	r, _ := utf8.DecodeLastRuneInString(e.blocks[i].text)
+	return r == '.' || r == '!' || r == '?' || r == '。'
+}
+
+// maxAlts caps the near-top candidates refineTop compares.
+const maxAlts = 10
+
+// collect joins the kept blocks under the kept containers, and up to three
+// lead-like blocks just before them inside scope.
+func (e *extraction) collect(keep map[*html.Node]bool, scope *html.Node, title string) string {
+	var out []*block
+	first := -1
+	for i := range e.blocks {
+		b := &e.blocks[i]
+		if !under(b.owner, keep, e.body) {
+			continue
+		}
+		if first < 0 {
+			first = i
+			out = e.leads(first, scope, title)
+		}
+		if !e.keepBlock(b, title) {
+			continue
+		}
+		out = append(out, b)
+	}
+	// Labels left without their content ("Read more:") go at the end.
+	for len(out) > 0 {
+		last := out[len(out)-1]
+		if last.chars < 50 && strings.HasSuffix(last.text, ":") {
+			out = out[:len(out)-1]
+			continue
+		}
+		break
+	}
+	// Headings that head nothing (their section was dropped) go too.
+	var parts []string
+	for i, b := range out {
+		if b.heading && (i == len(out)-1 || out[i+1].heading) {
+			continue
+		}
+		parts = append(parts, b.text)
+	}
+	return strings.Join(parts, "\n\n")
+}
+
+// leads returns the lead, teaser or deck paragraphs that sit right before
+// block first inside scope, in document order.
+func (e *extraction) leads(first int, scope *html.Node, title string) []*block {
+	var leads []*block
+	for i := first - 1; i >= 0 && len(leads) < 3; i-- {
+		b := &e.blocks[i]
+		if !isAncestor(scope, b.owner) {
+			break
+		}
+		if leadLike(b) && e.keepBlock(b, title) {
+			leads = append(leads, b)
+			continue
+		}
+		if b.chars >= 100 {
+			break
+		}
+	}
+	slices.Reverse(leads)
+	return leads
+}
+
+// leadLike reports a block that can be an article's lead: prose, not
+// links, not a pull quote, not a dateline.
+func leadLike(b *block) bool {
+	if b.chars < 30 || b.linkChars*10 > b.chars*3 || b.owner.DataAtom == atom.H1 {
+		return false
+	}
+	for p := b.owner; p != nil && p.Type == html.ElementNode; p = p.Parent {
+		if p.DataAtom == atom.Blockquote {
+			return false // a pull quote
+		}
+	}
+	if leadClass(b.owner) {
+		return true
+	}
+	if b.heading && b.chars < 50 {
+		return false
+	}
+	if b.chars < 120 && digitShare(b.text) >= 0.12 {
+		return false // a dateline: "Published 20 November 2019 - 07:50 GMT"
+	}
+	r, _ := utf8.DecodeLastRuneInString(b.text)
+	return strings.ContainsRune(".!?…\"”»“:。！？", r)
+}
+
+// leadWords name lead paragraphs in class and id values.
+var leadWords = setOf("lead", "lede", "intro", "introduction", "teaser", "excerpt", "summary",
+	"abstract", "chapo", "deck", "standfirst", "subtitle", "subheadline", "description", "epigraph",
+	"kicker", "dek", "strapline", "synopsis", "vorspann", "entradilla", "bajada", "sapo")
+
+// leadClass reports a class or id on n or its two parents naming a lead.
+func leadClass(n *html.Node) bool {
+	for i := 0; i < 3 && n != nil && n.Type == html.ElementNode; i++ {
+		for _, a := range n.Attr {
+			if a.Key != "class" && a.Key != "id" {
+				continue
+			}
+			var v wordVerdict
+			v.scan(a.Val)
+			if v.lead {
+				return true
+			}
+		}
+		n = n.Parent
+	}
+	return false
+}
+
+func digitShare(s string) float64 {
+	d, n := 0, 0
+	for _, r := range s {
+		if r == ' ' {
+			continue
+		}
+		n++
+		if r >= '0' && r <= '9' {
+			d++
+		}
+	}
+	if n == 0 {
+		return 0
+	}
+	return float64(d) / float64(n)
+}
+
+func under(n *html.Node, keep map[*html.Node]bool, body *html.Node) bool {
+	for ; n != nil; n = n.Parent {
+		if keep[n] {
+			return true
+		}
+		if n == body {
+			return false
+		}
+	}
+	return false
+}
+
+// keepBlock filters single blocks inside the article container.
+func (e *extraction) keepBlock(b *block, title string) bool {
+	if b.owner.DataAtom == atom.H1 {
+		return false
+	}
+	if ld := float64(b.linkChars) / float64(b.chars); ld > 0.8 || ld > 0.5 && b.chars < linkLongBlock {
+		// Link lists and "read more" lines go; a long paragraph whose
+		// middle is one long link stays.
+		return false
+	}
+	if title != "" && b.chars < 300 && sameText(b.text, title) {
+		return false
+	}
+	if b.chars < 120 && boilerplateLine(b.text) {
+		return false
+	}
+	if b.chars < 40 && lettersShare(b.text) < 0.5 {
+		return false // a date, a time, a counter
+	}
+	if b.chars < 250 && callToAction(b.text) {
+		return false
+	}
+	return true
+}
+
+func sameText(a, b string) bool {
+	return strings.EqualFold(strings.TrimSpace(a), strings.TrimSpace(b))
+}
+
+// shortPage handles pages without a paragraph of 25 characters: all
+// unlinked blocks of the main element (or body).
+func (e *extraction) shortPage(title string) string {
+	var parts []string
+	for i := range e.blocks {
+		b := &e.blocks[i]
+		if !e.keepBlock(b, title) || b.heading {
+			continue
+		}
+		parts = append(parts, b.text)
+	}
+	return strings.Join(parts, "\n\n")
+}
+
+// hasLongParagraph reports a <p> of at least n bytes of text below el.
+func hasLongParagraph(el *html.Node, n int) bool {
+	for c := el.FirstChild; c != nil; c = c.NextSibling {
+		if c.Type != html.ElementNode {
+			continue
+		}
+		if c.DataAtom == atom.P && textLen(c) >= n {
+			return true
+		}
+		if hasLongParagraph(c, n) {
+			return true
+		}
+	}
+	return false
+}
+
+func textLen(n *html.Node) int {
+	l := 0
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		switch c.Type {
+		case html.TextNode:
+			l += len(strings.TrimSpace(c.Data))
+		case html.ElementNode:
+			l += textLen(c)
+		}
+	}
+	return l
+}
+
+// linkLongBlock is the length from which a block is a paragraph with links
+// rather than a list of links.
+const linkLongBlock = 200

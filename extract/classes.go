@@ -1,0 +1,273 @@
+package extract
+
+import (
+	"strings"
+
+	"golang.org/x/net/html"
+	"golang.org/x/net/html/atom"
+)
+
+// Tokens of class and id values. A class such as "post-comments" or
+// "shareBar" is split into lower-case words ("post", "comments", "share",
+// "bar") and each word is looked up here: matching whole words, not
+// substrings, keeps "header" from matching "ad" and "shadow" from "ad".
+var (
+	// strongNegative words mark boilerplate whatever else the class says.
+	strongNegative = setOf(
+		"comment", "comments", "commentlist", "disqus", "respond", "replies",
+		"share", "shares", "sharing", "sharebar", "social", "sociallinks", "socials",
+		"related", "recommended", "recommendations", "recommendation", "outbrain", "taboola",
+		"newsletter", "newsletters", "sidebar", "breadcrumb", "breadcrumbs",
+		"cookie", "cookies", "consent", "gdpr", "ad", "ads", "advert", "adverts", "advertisement",
+		"advertising", "adsense", "dfp", "sponsor", "sponsored", "promo", "promotion",
+		"popup", "modal", "pagination", "pager", "tooltip", "popover", "hovercard",
+		"invisible", "sronly", "visuallyhidden", "offscreen",
+		"skiplink", "noprint", "rss", "subscribe", "subscription", "signup",
+		"login", "signin", "author-bio", "bio", "disclaimer", "copyright",
+		"nav", "navbar", "navigation", "menu", "footer", "masthead", "toolbar",
+		"banner", "caption", "credit", "credits", "byline", "dateline", "timestamp",
+		"legend", "legends", "bildunterschrift", "imagecaption", "photocredit",
+		"tags", "tagcloud", "tagline", "keywords", "categories", "topics",
+		"readmore", "disclosure", "advertiser",
+		"gallery", "slideshow", "carousel", "video", "player", "podcast",
+		"rating", "ratings", "reactions", "vote", "votes", "likes", "follow",
+		"meta", "metadata", "info", "extra", "aside", "supplemental", "trending", "popular", "mostread",
+		"title", "kicker", "header", "heading", "search",
+	)
+	// positive words mark the likely article wrapper.
+	positive = setOf(
+		"article", "articles", "body", "content", "contents", "entry", "main", "page",
+		"post", "text", "blog", "story", "prose", "richtext", "articlebody", "postbody",
+		"maincontent", "storybody", "single",
+	)
+	// weakNegative is the subset of strongNegative that a positive word
+	// overrides: "article-meta" is boilerplate, "page-header" is too, but
+	// "main-content-widget" is probably the article.
+	weakNegative = setOf(
+		"info", "extra", "aside", "supplemental", "gallery", "video", "teaser", "teasers",
+		"player", "title", "heading", "banner", "rating", "follow",
+		"sidebar", "footer", "header", "nav", "navigation", "menu", "masthead", "breadcrumb", "breadcrumbs",
+	)
+)
+
+func setOf(words ...string) map[string]bool {
+	m := make(map[string]bool, len(words))
+	for _, w := range words {
+		m[w] = true
+	}
+	return m
+}
+
+// classVerdict says whether an element's class and id mark it as
+// boilerplate (drop) and how much they speak for it as the article
+// wrapper (weight, as in Readability: +25 or -25). Class and id values are
+// split into lower-case words at non-letters and at lower-to-upper case
+// changes ("shareBar" → "share", "bar"), and each word and each joined pair
+// of neighbours ("read", "more" → "readmore") is looked up.
+func classVerdict(n *html.Node) (drop bool, weight int) {
+	var v wordVerdict
+	for _, a := range n.Attr {
+		if a.Namespace != "" || (a.Key != "class" && a.Key != "id") {
+			continue
+		}
+		val := a.Val
+		if a.Key == "class" {
+			val = dropTaxonomy(val)
+		}
+		v.scan(val)
+	}
+	if v.pos {
+		weight += 25
+	}
+	if v.strong || v.weak {
+		weight -= 25
+	}
+	return v.strong || (v.weak && !v.pos), weight
+}
+
+type wordVerdict struct{ strong, weak, pos, lead bool }
+
+// Word classes, as bits in classOf.
+const (
+	wordWeak = 1 << iota
+	wordStrong
+	wordPositive
+	wordLead
+)
+
+// classOf maps each known word to its classes, so that a word costs one
+// map lookup.
+var classOf = func() map[string]uint8 {
+	m := map[string]uint8{}
+	for w := range strongNegative {
+		m[w] |= wordStrong
+	}
+	for w := range weakNegative {
+		m[w] = m[w]&^wordStrong | wordWeak // weak wins: a positive word overrides it
+	}
+	for w := range positive {
+		if m[w]&(wordWeak|wordStrong) == 0 {
+			m[w] |= wordPositive
+		}
+	}
+	for w := range leadWords {
+		m[w] |= wordLead
+	}
+	return m
+}()
+
+func (v *wordVerdict) look(w []byte) {
+	c, ok := classOf[string(w)]
+	if !ok {
+		return
+	}
+	v.weak = v.weak || c&wordWeak != 0
+	v.strong = v.strong || c&wordStrong != 0
+	v.pos = v.pos || c&wordPositive != 0
+	v.lead = v.lead || c&wordLead != 0
+}
+
+// scan looks up the words of s and their joined pairs without allocating;
+// words longer than 32 bytes are skipped.
+func (v *wordVerdict) scan(s string) {
+	var buf [64]byte
+	prev := 0 // length of the previous word, kept at buf[:prev]
+	n := prev // buf[prev:n] is the current word
+	long := false
+	emit := func() {
+		if n > prev && !long {
+			v.look(buf[prev:n])
+			if prev > 0 {
+				v.look(buf[:n])
+			}
+			prev = copy(buf[:], buf[prev:n])
+		} else {
+			prev = 0
+		}
+		n, long = prev, false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c >= 'A' && c <= 'Z':
+			if n > prev && s[i-1] >= 'a' && s[i-1] <= 'z' {
+				emit()
+			}
+			c += 'a' - 'A'
+			fallthrough
+		case c >= 'a' && c <= 'z':
+			if n-prev < 32 {
+				buf[n] = c
+				n++
+			} else {
+				long = true
+			}
+		default:
+			if n > prev || long {
+				emit()
+			}
+		}
+	}
+	if n > prev || long {
+		emit()
+	}
+}
+
+// furnitureTags are elements that normally hold page furniture; like
+// boilerplate class names they are dropped unless they turn out to hold
+// most of the page's text (an unclosed <header> can swallow a page).
+var furnitureTags = map[atom.Atom]bool{
+	atom.Nav: true, atom.Aside: true, atom.Footer: true, atom.Header: true,
+}
+
+// skipTags are elements whose content is never article text.
+var skipTags = map[atom.Atom]bool{
+	atom.Script: true, atom.Style: true, atom.Template: true,
+	atom.Svg: true, atom.Math: true, atom.Canvas: true, atom.Iframe: true, atom.Object: true,
+	atom.Embed: true, atom.Video: true, atom.Audio: true, atom.Img: true, atom.Picture: true,
+	atom.Button: true, atom.Select: true, atom.Textarea: true, atom.Input: true, atom.Option: true,
+	atom.Label:  true,
+	atom.Figure: true, atom.Figcaption: true, atom.Dialog: true, atom.Menu: true, atom.Head: true,
+	atom.Title: true, atom.Link: true, atom.Meta: true, atom.Map: true, atom.Area: true, atom.Datalist: true,
+}
+
+// furnitureRole reports an ARIA role of page furniture (navigation,
+// banner ...).
+func furnitureRole(n *html.Node) bool {
+	r := attr(n, "role")
+	return r != "" && skipRoles[strings.ToLower(strings.TrimSpace(r))]
+}
+
+// skipRoles are ARIA roles of page furniture.
+var skipRoles = setOf("navigation", "banner", "contentinfo", "complementary", "dialog",
+	"alertdialog", "search", "menu", "menubar", "tooltip", "toolbar")
+
+// hidden reports an element the reader does not see.
+func hidden(n *html.Node) bool {
+	for _, a := range n.Attr {
+		switch a.Key {
+		case "hidden":
+			return true
+		case "aria-hidden":
+			if strings.EqualFold(strings.TrimSpace(a.Val), "true") {
+				return true
+			}
+		case "style":
+			if styleHides(a.Val) {
+				return true
+			}
+		case "class":
+			if hidingClass(a.Val) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func styleHides(style string) bool {
+	if !strings.Contains(style, "none") && !strings.Contains(style, "hidden") {
+		return false
+	}
+	s := strings.ToLower(strings.ReplaceAll(style, " ", ""))
+	return strings.Contains(s, "display:none") || strings.Contains(s, "visibility:hidden")
+}
+
+// hidingClass reports a class list naming a utility class that hides the
+// element outright. Compound names ("overflow-hidden") are not matched.
+func hidingClass(classes string) bool {
+	if !strings.Contains(classes, "hid") && !strings.Contains(classes, "only") && !strings.Contains(classes, "none") &&
+		!strings.Contains(classes, "invisible") && !strings.Contains(classes, "offscreen") &&
+		!strings.Contains(classes, "screen-reader") && !strings.Contains(classes, "Hid") {
+		return false
+	}
+	for _, c := range strings.Fields(classes) {
+		switch strings.ToLower(c) {
+		case "hidden", "hide", "sr-only", "visually-hidden", "visuallyhidden", "screen-reader-text",
+			"screenreader-only", "d-none", "is-hidden", "u-hidden", "element-invisible", "offscreen":
+			return true
+		}
+	}
+	return false
+}
+
+// dropTaxonomy removes class items that name a post's categories and tags
+// (WordPress writes "category-social-media tag-twitter" on the article) or
+// what an element contains ("has-sidebar"), which say nothing about the
+// element's own role.
+func dropTaxonomy(classes string) string {
+	if !strings.Contains(classes, "category-") && !strings.Contains(classes, "tag-") && !strings.Contains(classes, "has-") {
+		return classes
+	}
+	f := strings.Fields(classes)
+	out := f[:0]
+	for _, c := range f {
+		// "has-sidebar", "o-section--has-ads" describe what is inside.
+		if strings.HasPrefix(c, "category-") || strings.HasPrefix(c, "tag-") ||
+			strings.HasPrefix(c, "has-") || strings.Contains(c, "-has-") {
+			continue
+		}
+		out = append(out, c)
+	}
+	return strings.Join(out, " ")
+}

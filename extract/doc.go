@@ -1,0 +1,41 @@
+// Package extract fetches a web page safely and returns its main text and
+// metadata (title, author, publication date, language).
+//
+// [FromHTML] works on a page already in hand; [FromURL] fetches it first
+// with a guarded HTTP client: only http and https; every address checked at
+// dial time, redirects included, so that loopback, private, link-local,
+// multicast, reserved and cloud-metadata addresses are never reached
+// whatever DNS answers (legacy host spellings such as "0x7f.1" are
+// normalized first); limits on size, time and redirects; gzip, deflate and
+// br; and charset decoding that takes valid UTF-8 as UTF-8 before trusting
+// a BOM, the Content-Type header or a <meta charset> found anywhere in the
+// first 64 KiB. Errors are a *[URLError] (the URL is unacceptable) or a
+// *[FetchError] (the page could not be fetched, with a machine-readable
+// cause).
+//
+// The text is the article body only: headline, bylines, datelines, photo
+// captions and credits, share and newsletter boxes, navigation, comments,
+// related-article lists and cookie notices are left out; a lead or teaser
+// paragraph right before the body is kept. Blocks (paragraphs, headings,
+// list items, table rows) are separated by a blank line; soft hyphens and
+// zero-width characters are dropped. A page without an article gives an
+// empty text (or its meta description), never the whole page.
+//
+// The article is found Readability-style: the page is parsed once with a
+// light tree builder on the golang.org/x/net/html tokenizer, paragraphs
+// vote for the elements above them, link-heavy and boilerplate-named
+// containers are discounted, and the best container is widened to the
+// siblings, page-builder rows and lead that belong to it. Language comes
+// from the page's own declarations, else from the text (whatlanggo).
+//
+// Both functions are safe for concurrent use and keep no state between
+// calls. Extraction costs about a millisecond per 100 KiB of HTML and
+// memory proportional to the page; FromURL adds the fetch.
+//
+//	page, err := extract.FromURL(ctx, "https://example.com/story", extract.Options{})
+//	if err != nil {
+//		return err // *extract.URLError (422) or *extract.FetchError (502)
+//	}
+//	fmt.Println(page.Title)
+//	fmt.Println(page.Text)
+package extract

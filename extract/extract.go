@@ -1,0 +1,105 @@
+package extract
+
+import (
+	"context"
+	"fmt"
+	"io"
+
+	"golang.org/x/net/html"
+	"golang.org/x/net/html/atom"
+)
+
+// FromHTML extracts the main text and metadata of the page read from r.
+// pageURL is the page's address ("" if unknown); it becomes Page.URL and
+// Page.FinalURL. The bytes may be in any charset: valid UTF-8 is taken as
+// UTF-8, else a BOM or a <meta charset> in the first 64 KiB decides, else
+// windows-1252. At most Options.MaxBytes are read; only that field of opts is
+// used. A page without an article gives a Page with empty Text, not an error;
+// errors come only from reading r or from ctx.
+func FromHTML(ctx context.Context, r io.Reader, pageURL string, opts Options) (*Page, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("extract: %w", err)
+	}
+	b, err := readAll(r, opts.maxBytes())
+	if err != nil {
+		return nil, fmt.Errorf("extract: read html: %w", err)
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("extract: %w", err)
+	}
+	p := extractBytes(decodeBytes(b, ""), pageURL)
+	p.URL = pageURL
+	p.FinalURL = pageURL
+	return p, nil
+}
+
+// readAll reads up to max bytes of r, in one allocation when r knows its
+// length (strings.Reader, bytes.Reader, bytes.Buffer).
+func readAll(r io.Reader, max int64) ([]byte, error) {
+	if l, ok := r.(interface{ Len() int }); ok {
+		n := min(int64(l.Len()), max)
+		b := make([]byte, n)
+		m, err := io.ReadFull(r, b)
+		if err == io.ErrUnexpectedEOF || err == io.EOF {
+			err = nil
+		}
+		return b[:m], err
+	}
+	return io.ReadAll(io.LimitReader(r, max))
+}
+
+// extractBytes parses UTF-8 HTML and extracts text and metadata.
+func extractBytes(s []byte, pageURL string) *Page {
+	doc := parseHTML(s)
+	m := readMeta(doc)
+	text := mainText(doc, m.title)
+	if text == "" && m.description != "" {
+		// A page whose only text is its description (a video page, an
+		// image page) is better described by it than by nothing.
+		text = normalizeText(m.description)
+	}
+	p := &Page{
+		Title:     m.title,
+		Author:    m.author,
+		Published: m.published,
+		Language:  m.language,
+		Text:      text,
+		WordCount: countWords(text),
+	}
+	if p.Language == "" {
+		p.Language = detectLanguage(text)
+	}
+	return p
+}
+
+// mainText finds the article in doc and returns its blocks joined by blank lines.
+func mainText(doc *html.Node, title string) string {
+	body := findBody(doc)
+	if body == nil {
+		return ""
+	}
+	e := newExtraction(body, true)
+	out := e.text(title)
+	if len(out) < 500 {
+		// Class names hid (nearly) everything: a comments-only page, or a
+		// site that names its article wrapper like a sidebar. Try again
+		// without that rule, and keep the longer result.
+		e2 := newExtraction(body, false)
+		if out2 := e2.text(title); len(out2) > len(out)+len(out)/2 {
+			out = out2
+		}
+	}
+	return out
+}
+
+func findBody(n *html.Node) *html.Node {
+	if n.Type == html.ElementNode && n.DataAtom == atom.Body {
+		return n
+	}
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		if b := findBody(c); b != nil {
+			return b
+		}
+	}
+	return nil
+}

@@ -1,0 +1,253 @@
+package extract
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/abadojack/whatlanggo"
+)
+
+// boilerplatePrefixes start short lines that introduce or close page
+// furniture rather than say anything: "Read also", "Advertisement",
+// "Share this". Matched on the lower-cased line without leading
+// punctuation; prefix tests are much cheaper than a case-insensitive
+// regular expression.
+var boilerplatePrefixes = []string{
+	"read also", "read more", "read next", "see also", "related", "more on ", "more from ", "more about ",
+	"share this", "share on", "share via", "advertisement", "sponsored", "anzeige", "werbung", "publicidad",
+	"lesen sie auch", "lesen sie hier", "lesen sie mehr", "mehr zum thema", "schon gelesen", "auch interessant",
+	"das könnte sie auch interessieren", "vea también", "lea también", "contenido relacionado", "leggi anche",
+	"lire aussi", "à lire aussi", "voir aussi", "click here", "subscribe", "sign up", "follow us",
+	"all rights reserved", "copyright", "©",
+}
+
+// creditWords start photo credits and source lines when followed by a
+// colon or nothing: "Photo: AFP", "Quelle:".
+var creditWords = []string{
+	"photo", "foto", "fotos", "bild", "bilder", "image", "picture", "abbildung", "abb.", "grafik", "illustration",
+	"credit", "credits", "quelle", "source", "sources", "źródło", "fuente", "fonte", "crédit", "crédits",
+	"weiterlesen", "mehr dazu", "mehr erfahren",
+}
+
+// datelineWords start "Updated at 1:23 p.m." and its kin.
+var datelineWords = []string{
+	"updated", "last updated", "published", "posted", "modified", "aktualisiert", "veröffentlicht", "erstellt",
+	"publicado", "actualizado", "publié", "mis à jour", "pubblicato", "aggiornato",
+}
+
+// boilerplateLine reports a short line that is page furniture.
+func boilerplateLine(s string) bool {
+	s = strings.TrimLeftFunc(s, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '©' })
+	if len(s) > 48 {
+		cut := 48
+		for cut > 0 && !utf8RuneStart(s[cut]) {
+			cut--
+		}
+		s = s[:cut]
+	}
+	head := strings.ToLower(s)
+	for _, p := range boilerplatePrefixes {
+		if strings.HasPrefix(head, p) {
+			return true
+		}
+	}
+	for _, w := range creditWords {
+		if rest, ok := strings.CutPrefix(head, w); ok {
+			if rest = strings.TrimSpace(rest); rest == "" || rest[0] == ':' {
+				return true
+			}
+		}
+	}
+	if len(s) < 48 && strings.ContainsAny(s, "0123456789") {
+		for _, w := range datelineWords {
+			if rest, ok := strings.CutPrefix(head, w); ok {
+				if r, _ := utf8.DecodeRuneInString(rest); !unicode.IsLetter(r) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// ctaWords are calls to action (follow us, subscribe, get the app),
+// matched as whole words in lower-cased text; a plain substring search is
+// ten times cheaper than a case-insensitive regular expression here.
+var ctaWords = []string{
+	"folgen sie uns", "folge uns", "síguenos", "suivez-nous", "seguici", "newsletter",
+	"subscribe", "abonnieren sie", "abonniere", "suscríbete", "abonnez-vous", "zapraszamy",
+	"download our app", "download the app", "unsere app", "if you enjoyed", "if you liked",
+	"share this article", "share this story", "share this post", "teilen sie diesen",
+}
+
+// cookieContext are words that make a mention of cookies a cookie notice.
+var cookieContext = []string{"website", "webseite", "site", "browser", "accept", "akzeptier", "consent",
+	"einwillig", "zustimm", "privacy", "datenschutz", "zgod", "używamy", "korzystamy", "utilizamos", "utilisons",
+	"usiamo", "we use", "wir verwenden", "wir nutzen"}
+
+// callToAction reports text that asks the reader to follow, subscribe or
+// download rather than saying anything.
+func callToAction(s string) bool {
+	lower := strings.ToLower(s)
+	for _, w := range ctaWords {
+		if containsWord(lower, w) {
+			return true
+		}
+	}
+	if containsWord(lower, "cookies") && len(s) < 400 {
+		for _, w := range cookieContext {
+			if strings.Contains(lower, w) {
+				return true // a cookie notice
+			}
+		}
+	}
+	if len(s) < 300 && strings.Contains(lower, "javascript") {
+		for _, w := range []string{"enable", "disabled", "turn on", "browser", "aktivier", "activ", "habilit", "włącz"} {
+			if strings.Contains(lower, w) {
+				return true // "Please enable JavaScript", from a <noscript>
+			}
+		}
+	}
+	if i := strings.Index(lower, "follow "); i >= 0 {
+		rest := lower[i:]
+		return strings.Contains(rest, " on twitter") || strings.Contains(rest, " on facebook") ||
+			strings.Contains(rest, " on instagram") || strings.Contains(rest, " on linkedin")
+	}
+	return false
+}
+
+// containsWord reports w in s with no letter right before or after it.
+func containsWord(s, w string) bool {
+	for off := 0; ; {
+		i := strings.Index(s[off:], w)
+		if i < 0 {
+			return false
+		}
+		i += off
+		before, _ := utf8.DecodeLastRuneInString(s[:i])
+		after, _ := utf8.DecodeRuneInString(s[i+len(w):])
+		if !unicode.IsLetter(before) && !unicode.IsLetter(after) {
+			return true
+		}
+		off = i + 1
+	}
+}
+
+// lettersShare is the share of letters among the runes of s.
+func lettersShare(s string) float64 {
+	n, l := 0, 0
+	for _, r := range s {
+		if unicode.IsSpace(r) {
+			continue
+		}
+		n++
+		if unicode.IsLetter(r) {
+			l++
+		}
+	}
+	if n == 0 {
+		return 0
+	}
+	return float64(l) / float64(n)
+}
+
+// normalizeText tidies text that did not come through the HTML walk:
+// invisible characters dropped, lines trimmed, runs of blank lines made one.
+func normalizeText(s string) string {
+	s = strings.Map(func(r rune) rune {
+		switch r {
+		case '\u00ad', '\u200b', '\u200c', '\u200d', '\u2060', '\ufeff':
+			return -1
+		case '\u00a0', '\t':
+			return ' '
+		case '\r':
+			return -1
+		}
+		return r
+	}, s)
+	lines := strings.Split(s, "\n")
+	var out []string
+	blank := false
+	for _, l := range lines {
+		l = strings.Join(strings.Fields(l), " ")
+		if l == "" {
+			blank = len(out) > 0
+			continue
+		}
+		if blank {
+			out = append(out, "")
+			blank = false
+		}
+		out = append(out, l)
+	}
+	return strings.Join(out, "\n")
+}
+
+// countWords counts runs of letters and digits; each CJK ideograph or kana
+// counts as a word of its own.
+func countWords(s string) int {
+	n := 0
+	in := false
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c >= 0x80 {
+			return n + countWordsRunes(s[i:], in)
+		}
+		switch {
+		case c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9':
+			if !in {
+				n++
+				in = true
+			}
+		case c == '\'' || c == '-':
+		default:
+			in = false
+		}
+	}
+	return n
+}
+
+// countWordsRunes is countWords for text with non-ASCII characters; in
+// says whether a word is open at its start.
+func countWordsRunes(s string, in bool) int {
+	n := 0
+	for _, r := range s {
+		switch {
+		case unicode.Is(unicode.Han, r) || unicode.Is(unicode.Hiragana, r) || unicode.Is(unicode.Katakana, r):
+			n++
+			in = false
+		case unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.IsMark(r):
+			if !in {
+				n++
+				in = true
+			}
+		case r == '\'' || r == '’' || r == '-':
+			// inside a word: don't split "don't" or "well-known"
+		default:
+			in = false
+		}
+	}
+	return n
+}
+
+// detectLanguage guesses the language of text, "" when unsure.
+func detectLanguage(text string) string {
+	if len(text) > 600 {
+		cut := 600
+		for cut > 0 && !utf8RuneStart(text[cut]) {
+			cut--
+		}
+		text = text[:cut]
+	}
+	if len(text) < 20 {
+		return ""
+	}
+	info := whatlanggo.Detect(text)
+	if !info.IsReliable() {
+		return ""
+	}
+	return info.Lang.Iso6391()
+}
+
+func utf8RuneStart(b byte) bool { return b&0xC0 != 0x80 }

@@ -1,0 +1,93 @@
+package extract
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"golang.org/x/text/encoding/charmap"
+)
+
+func TestNormalizeDate(t *testing.T) {
+	tests := map[string]string{
+		"2024-03-05":                        "2024-03-05",
+		"2024/3/5":                          "2024-03-05",
+		"20240305":                          "2024-03-05",
+		"2024-03-05T08:30:00+01:00":         "2024-03-05T08:30:00+01:00",
+		"2024-03-05T08:30:00Z":              "2024-03-05T08:30:00Z",
+		"2024-03-05T08:30:00":               "2024-03-05T08:30:00Z",
+		"2024-03-05 08:30":                  "2024-03-05T08:30:00Z",
+		"Tue, 05 Mar 2024 08:30:00 +0100":   "2024-03-05T08:30:00+01:00",
+		"2024-03-05T08:30:00.000+0100 junk": "2024-03-05",
+		"2024-02-30":                        "",
+		"yesterday":                         "",
+		"":                                  "",
+		"0001-01-01T00:00:00Z":              "",
+	}
+	for in, want := range tests {
+		assert.Equal(t, want, normalizeDate(in), in)
+	}
+}
+
+func TestNormalizeLang(t *testing.T) {
+	tests := map[string]string{
+		"en": "en", "EN-us": "en-US", "de_AT": "de-AT", "fr, en": "fr", "": "", "english": "", "12": "",
+	}
+	for in, want := range tests {
+		assert.Equal(t, want, normalizeLang(in), in)
+	}
+}
+
+func TestCountWords(t *testing.T) {
+	tests := map[string]int{
+		"":                        0,
+		"one":                     1,
+		"don't stop well-known":   3,
+		"Grüße aus Köln, 2024!":   4,
+		"東京は晴れ":                   5,
+		"  spaced\n\nout  words ": 3,
+	}
+	for in, want := range tests {
+		assert.Equal(t, want, countWords(in), in)
+	}
+}
+
+func TestBoilerplateLines(t *testing.T) {
+	for _, s := range []string{"Read more", "Lesen Sie auch: Der Winter kommt", "Advertisement", "Photo: Jane Doe/AFP",
+		"Updated at 1:23 p.m.", "Abbildung: Vergleich der Werte", "Published 20 November 2019 - 07:50 GMT", "© 2024 Example Corp", "VEA TAMBIÉN"} {
+		assert.True(t, boilerplateLine(s), s)
+	}
+	for _, s := range []string{"The committee read more than forty letters.", "Published in 2019, the report found little change in the figures of the year.",
+		"Photographers gathered outside the court."} {
+		assert.False(t, boilerplateLine(s), s)
+	}
+	for _, s := range []string{"Subscribe to our newsletter!", "Follow us on Twitter for updates", "Download our app today", "Folgen Sie uns auf Instagram",
+		"We use cookies to improve your experience on our website.", "Please enable JavaScript to view the comments."} {
+		assert.True(t, callToAction(s), s)
+	}
+	for _, s := range []string{"The service lost 10,000 subscribers in a month.", "Follow-up questions were answered on Friday.",
+		"She baked cookies for the whole street."} {
+		assert.False(t, callToAction(s), s)
+	}
+}
+
+func TestDecodeBytes(t *testing.T) {
+	latin1, _ := charmap.Windows1252.NewEncoder().String("<p>café – naïve</p>")
+	cyr, _ := charmap.Windows1251.NewEncoder().String("<p>привет</p>")
+	tests := []struct {
+		name, in, contentType, want string
+	}{
+		{"utf-8", "<p>café</p>", "", "<p>café</p>"},
+		{"utf-8 bom", "\xEF\xBB\xBF<p>café</p>", "", "<p>café</p>"},
+		{"utf-8 wins over header", "<p>café</p>", "text/html; charset=iso-8859-1", "<p>café</p>"},
+		{"header charset", latin1, "text/html; charset=windows-1252", "<p>café – naïve</p>"},
+		{"meta charset", `<meta charset="windows-1251">` + cyr, "", `<meta charset="windows-1251"><p>привет</p>`},
+		{"fallback windows-1252", latin1, "", "<p>café – naïve</p>"},
+		{"utf-16 bom", "\xFF\xFE<\x00p\x00>\x00", "", "<p>"},
+		{"meta says utf-8 but bytes are not", `<meta charset="utf-8">` + latin1, "", `<meta charset="utf-8"><p>café – naïve</p>`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			assert.Equal(t, tt.want, string(decodeBytes([]byte(tt.in), tt.contentType)))
+		})
+	}
+}

@@ -1,0 +1,93 @@
+package align
+
+import (
+	"testing"
+	"unicode/utf8"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func TestRunes(t *testing.T) {
+	tests := []struct {
+		name string
+		text string
+		byte int
+		want int
+	}{
+		{"ascii", "hello world", 6, 6},
+		{"start", "héllo", 0, 0},
+		{"after two-byte rune", "héllo", 3, 2},
+		{"inside two-byte rune", "héllo", 2, 1},
+		{"end", "héllo", 6, 5},
+		{"past end clamps", "héllo", 99, 5},
+		{"emoji", "a😀b", 5, 2},
+		{"negative", "abc", -1, 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			assert.Equal(t, tt.want, NewIndex(tt.text).Runes(tt.byte))
+		})
+	}
+}
+
+func TestBytesRoundTrip(t *testing.T) {
+	text := "Zoë met “Ana” in Köln 😀 ok"
+	idx := NewIndex(text)
+	r := 0
+	for b := range text {
+		assert.Equal(t, r, idx.Runes(b), "byte %d", b)
+		assert.Equal(t, b, idx.Bytes(r), "rune %d", r)
+		r++
+	}
+	assert.Equal(t, utf8.RuneCountInString(text), idx.Runes(len(text)))
+}
+
+func TestFind(t *testing.T) {
+	tests := []struct {
+		name, text, token string
+		from              int
+		want              string
+		ok                bool
+	}{
+		{"plain", "a cat sat", "sat", 0, "sat", true},
+		{"from skips earlier", "sat a sat", "sat", 1, "sat", true},
+		{"curly quote", "he said “hi”", `"`, 0, "“", true},
+		{"curly apostrophe", "don’t", "'t", 0, "’t", true},
+		{"missing", "abc", "x", 0, "", false},
+		{"empty token", "abc", "", 0, "", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s, e, ok := Find(tt.text, tt.token, tt.from)
+			require.Equal(t, tt.ok, ok)
+			if ok {
+				assert.Equal(t, tt.want, tt.text[s:e])
+			}
+		})
+	}
+}
+
+func FuzzRunes(f *testing.F) {
+	f.Add("Zoë “quoted” 😀\n")
+	f.Add("\xff\xfe bad")
+	f.Fuzz(func(t *testing.T, text string) {
+		idx := NewIndex(text)
+		prev := 0
+		for b := 0; b <= len(text); b++ {
+			r := idx.Runes(b)
+			if r < prev || r > utf8.RuneCountInString(text) {
+				t.Fatalf("Runes(%d)=%d not monotonic in %q", b, r, text)
+			}
+			prev = r
+		}
+	})
+}
+
+func TestValid(t *testing.T) {
+	for _, text := range []string{"ok", "a\xffb", "\x9c0", "\xe2\x82"} {
+		v := Valid(text)
+		assert.True(t, utf8.ValidString(v))
+		assert.Equal(t, string([]rune(text)), v)
+	}
+}

@@ -1,0 +1,17 @@
+// Command trainner trains the ner package's models from the shared NER data
+// (JSON-lines sentences with code-point entity spans) and writes the compact
+// model files that the ner package embeds.
+//
+// The embedded models were built with (DATA is the shared data directory,
+// shared/data/ner; each run takes a few minutes on one core):
+//
+//	CL=DATA/ontonotes/train.jsonl.gz,DATA/conll2003/train.jsonl.gz,DATA/wnut17/train.jsonl.gz
+//	go run ./ner/cmd/trainner -labels ontonotes -train DATA/ontonotes/train.jsonl.gz \
+//	    -dev DATA/ontonotes/dev.jsonl.gz -cluster-data $CL -epochs 10 -extra2 -out ner/models/ontonotes.bin
+//	go run ./ner/cmd/trainner -labels conll -train DATA/conll2003/train.jsonl.gz \
+//	    -dev DATA/conll2003/dev.jsonl.gz -cluster-data $CL -epochs 10 -bilou=false -out ner/models/conll.bin
+//
+// Only the training portions are learned from; -dev only reports precision,
+// recall and F1 per label. Word clusters are computed from the training
+// texts alone (no labels), by spherical k-means over neighbour counts.
+package main

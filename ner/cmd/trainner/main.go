@@ -1,0 +1,174 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"log"
+	"os"
+	"slices"
+	"strings"
+
+	"github.com/textanalysis/go-textanalysis/ner/internal/tagger"
+)
+
+var labelSets = map[string][]string{
+	"ontonotes": {"PERSON", "NORP", "FAC", "ORG", "GPE", "LOC", "PRODUCT", "EVENT", "WORK_OF_ART", "LAW", "LANGUAGE", "DATE", "TIME", "PERCENT", "MONEY", "QUANTITY", "ORDINAL", "CARDINAL"},
+	"conll":     {"PER", "LOC", "ORG", "MISC"},
+}
+
+func main() {
+	train := flag.String("train", "", "training data (JSON lines, .gz allowed)")
+	dev := flag.String("dev", "", "development data to report F1 on (optional)")
+	labels := flag.String("labels", "ontonotes", "label set: ontonotes, conll, or a comma-separated list")
+	out := flag.String("out", "", "model file to write")
+	epochs := flag.Int("epochs", 8, "perceptron epochs")
+	minCount := flag.Int("mincount", 2, "drop features seen fewer times")
+	prune := flag.Float64("prune", 0.5, "drop averaged weights smaller than this")
+	folds := flag.Int("folds", 5, "gazetteer jackknife folds (0: no gazetteer)")
+	clusters := flag.String("clusters", "", "word cluster file (word TAB cluster id per line)")
+	extra2 := flag.Bool("extra2", false, "use the third feature set")
+	bilou := flag.Bool("bilou", true, "BILOU tags (false: BIO)")
+	extra := flag.Bool("extra", true, "use the second feature set")
+	clusterData := flag.String("cluster-data", "", "cluster the words of these data files (comma-separated) for the cluster features")
+	mkclusters := flag.String("mkclusters", "", "write word clusters of the -train files (comma-separated) to this file and exit")
+	tokcheck := flag.Bool("tokcheck", false, "only report entities whose boundaries miss token boundaries")
+	flag.Parse()
+	log.SetFlags(log.Ltime)
+	ls, ok := labelSets[*labels]
+	if !ok {
+		ls = strings.Split(*labels, ",")
+	}
+	if *mkclusters != "" {
+		clus, err := makeClusters(*train)
+		if err != nil {
+			log.Fatal(err)
+		}
+		var b strings.Builder
+		words := make([]string, 0, len(clus))
+		for w := range clus {
+			words = append(words, w)
+		}
+		slices.Sort(words)
+		for _, w := range words {
+			fmt.Fprintf(&b, "%s\t%d\n", w, clus[w])
+		}
+		if err := os.WriteFile(*mkclusters, []byte(b.String()), 0o644); err != nil {
+			log.Fatal(err)
+		}
+		log.Printf("%d words clustered", len(clus))
+		return
+	}
+	tr, err := tagger.ReadFile(*train)
+	if err != nil {
+		log.Fatal(err)
+	}
+	if *tokcheck {
+		idx := map[string]int{}
+		for i, l := range ls {
+			idx[l] = i
+		}
+		n := 0
+		for _, s := range tr {
+			if _, _, bad := tagger.GoldTags(s, idx); bad > 0 {
+				n++
+				if n < 60 {
+					toks := tagger.Tokenize(nil, s.Text)
+					var parts []string
+					for _, t := range toks {
+						parts = append(parts, s.Text[t.Start:t.End])
+					}
+					rs := []rune(s.Text)
+					for _, e := range s.Entities {
+						fmt.Printf("%q ", string(rs[e.Start:e.End]))
+					}
+					fmt.Println("|", strings.Join(parts, " | "))
+				}
+			}
+		}
+		fmt.Println("sentences with misaligned entities:", n, "of", len(tr))
+		return
+	}
+	var clus map[string]int32
+	switch {
+	case *clusterData != "":
+		clus, err = makeClusters(*clusterData)
+		if err != nil {
+			log.Fatal(err)
+		}
+		log.Printf("%d words clustered", len(clus))
+	case *clusters != "":
+		clus, err = readClusters(*clusters)
+		if err != nil {
+			log.Fatal(err)
+		}
+	}
+	m, hashes, err := tagger.Train(tr, tagger.TrainOptions{
+		Labels: ls, Epochs: *epochs, MinCount: *minCount, Prune: float32(*prune),
+		Folds: *folds, Clusters: clus, Extra: *extra, Extra2: *extra2, BILOU: *bilou, Logf: log.Printf,
+	})
+	if err != nil {
+		log.Fatal(err)
+	}
+	if *out != "" {
+		f, err := os.Create(*out)
+		if err != nil {
+			log.Fatal(err)
+		}
+		if err := m.Write(f, hashes); err != nil {
+			log.Fatal(err)
+		}
+		if err := f.Close(); err != nil {
+			log.Fatal(err)
+		}
+		data, err := os.ReadFile(*out)
+		if err != nil {
+			log.Fatal(err)
+		}
+		if m, err = tagger.Read(data); err != nil {
+			log.Fatal(err)
+		}
+		log.Printf("wrote %s (%d bytes)", *out, len(data))
+	}
+	if *dev != "" {
+		ds, err := tagger.ReadFile(*dev)
+		if err != nil {
+			log.Fatal(err)
+		}
+		p, r, f, per := tagger.Eval(m, ds)
+		fmt.Print(tagger.FormatEval(p, r, f, per))
+	}
+}
+
+func readClusters(path string) (map[string]int32, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	m := map[string]int32{}
+	for _, line := range strings.Split(string(data), "\n") {
+		w, c, ok := strings.Cut(line, "\t")
+		if !ok {
+			continue
+		}
+		var id int32
+		fmt.Sscan(c, &id)
+		m[w] = id
+	}
+	return m, nil
+}
+
+// makeClusters clusters the words of the texts in the comma-separated data
+// files.
+func makeClusters(paths string) (map[string]int32, error) {
+	var texts []string
+	for _, p := range strings.Split(paths, ",") {
+		ss, err := tagger.ReadFile(p)
+		if err != nil {
+			return nil, err
+		}
+		for _, s := range ss {
+			texts = append(texts, s.Text)
+		}
+	}
+	return tagger.Cluster(texts, tagger.ClusterOptions{MinCount: 3, Context: 800, Coarse: 64, Fine: 512, Iters: 12}), nil
+}

@@ -1,0 +1,103 @@
+package tagger
+
+import "slices"
+
+// A Gazetteer maps token sequences (as written, up to MaxLen tokens) to the
+// set of labels they were seen with as whole entities in training data.
+type Gazetteer struct {
+	MaxLen  int
+	Phrases map[uint64]uint64 // phrase hash → label bit set
+}
+
+// NewGazetteer returns an empty gazetteer.
+func NewGazetteer(maxLen int) *Gazetteer {
+	return &Gazetteer{MaxLen: maxLen, Phrases: map[uint64]uint64{}}
+}
+
+func phraseHash(text string, toks []Span) uint64 {
+	h := start(60)
+	for _, t := range toks {
+		h = h.str(text[t.Start:t.End]).sep()
+	}
+	return uint64(h)
+}
+
+// Add records toks of text as an entity with label index k.
+func (g *Gazetteer) Add(text string, toks []Span, k int) {
+	if len(toks) == 0 || len(toks) > g.MaxLen {
+		return
+	}
+	g.Phrases[phraseHash(text, toks)] |= 1 << uint(k)
+}
+
+// features appends, for every token of d, the gazetteer features of the
+// phrases covering it, into d.gazF/d.gazOff.
+func (g *Gazetteer) features(d *Doc) {
+	n := len(d.Toks)
+	per := make([][]uint64, n)
+	for i := 0; i < n; i++ {
+		h := start(60)
+		for l := 1; l <= g.MaxLen && i+l <= n; l++ {
+			t := d.Toks[i+l-1]
+			h = h.str(d.Text[t.Start:t.End]).sep()
+			set, ok := g.Phrases[uint64(h)]
+			if !ok {
+				continue
+			}
+			for k := 0; set != 0; k++ {
+				if set&1 != 0 {
+					for j := i; j < i+l; j++ {
+						kind := 1 // inside
+						switch {
+						case l == 1:
+							kind = 0
+						case j == i:
+							kind = 2
+						case j == i+l-1:
+							kind = 3
+						}
+						per[j] = append(per[j], uint64(start(61).num(uint32(k)).num(uint32(kind))))
+					}
+				}
+				set >>= 1
+			}
+		}
+	}
+	d.gaz = per
+}
+
+func (g *Gazetteer) write(uv func(uint64), str func(string)) {
+	uv(uint64(len(g.Phrases)))
+	uv(uint64(g.MaxLen))
+	keys := make([]uint64, 0, len(g.Phrases))
+	for k := range g.Phrases {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	var last uint64
+	for _, k := range keys {
+		uv(k - last)
+		last = k
+		uv(g.Phrases[k])
+	}
+}
+
+func readGazetteer(r *reader) (*Gazetteer, error) {
+	n := r.uv()
+	if n == 0 || r.err != nil {
+		return nil, r.err
+	}
+	if n > uint64(len(r.b)) {
+		return nil, errFormat
+	}
+	g := NewGazetteer(int(r.uv()))
+	if g.MaxLen > 32 {
+		return nil, errFormat
+	}
+	var last uint64
+	for range n {
+		last += r.uv()
+		g.Phrases[last] = r.uv()
+	}
+	return g, r.err
+}

@@ -1,0 +1,536 @@
+package tagger
+
+import (
+	"bufio"
+	"bytes"
+	"compress/gzip"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"slices"
+)
+
+// A Model is a trained tagger: sparse per-feature tag weights and tag
+// transition weights. It is read-only after loading and safe for concurrent
+// use.
+type Model struct {
+	Labels []string
+	Extra  bool      // the second feature set is on
+	Extra2 bool      // the third feature set is on
+	Scheme *Scheme   // tag encoding
+	T      int       // number of tags
+	Trans  []float32 // (T+1)*T: Trans[p*T+t] is the weight of tag p then t; row T is the start
+	Clus   map[string]int32
+	Gaz    *Gazetteer
+
+	// CSR weights as trained (or as read, dequantized): feature f has tags
+	// tag[off[f]:off[f+1]] with weights w.
+	off []uint32
+	tag []uint8
+	w   []float32
+
+	// The inference form, built by buildTable: an open-addressing table
+	// from feature hash to its run of packed (tag<<16 | int16 weight)
+	// entries, and the transitions in the same quantized units. A slot is
+	// fingerprint<<32 | start<<8 | length, zero when empty; the fingerprint
+	// is the high half of the mixed hash (the low bits pick the slot).
+	slots  []uint64
+	mask   uint64
+	packed []uint32
+	qtrans []float32
+}
+
+func fingerprint(mixed uint64) uint64 { return (mixed >> 32) | 1 }
+
+// NumFeatures returns the number of features kept in the model.
+func (m *Model) NumFeatures() int { return len(m.off) - 1 }
+
+func mix(h uint64) uint64 {
+	h ^= h >> 33
+	h *= 0xff51afd7ed558ccd
+	h ^= h >> 33
+	return h
+}
+
+// quantScale is the step of the int16 quantization of weights.
+func (m *Model) quantScale() float32 {
+	var maxAbs float32
+	for _, v := range m.w {
+		maxAbs = max(maxAbs, float32(math.Abs(float64(v))))
+	}
+	if maxAbs == 0 {
+		return 1
+	}
+	return maxAbs / 32767
+}
+
+func quantize(v, scale float32) int16 {
+	return int16(max(-32767, min(32767, math.Round(float64(v/scale)))))
+}
+
+// buildTable builds the inference form of the weights; hashes[f] is the
+// hash of feature f.
+func (m *Model) buildTable(hashes []uint64) error {
+	if len(m.w) >= 1<<24 || m.T > 255 {
+		return fmt.Errorf("%w: %d weights, %d tags: too many", errFormat, len(m.w), m.T)
+	}
+	size := 1
+	for size < 2*len(hashes)+1 {
+		size <<= 1
+	}
+	m.slots = make([]uint64, size)
+	m.mask = uint64(size - 1)
+	scale := m.quantScale()
+	m.packed = make([]uint32, len(m.w))
+	for k, v := range m.w {
+		m.packed[k] = uint32(m.tag[k])<<16 | uint32(uint16(quantize(v, scale)))
+	}
+	m.qtrans = Transpose(m.Trans, m.T, scale)
+	for f, h := range hashes {
+		x := mix(h)
+		i := x & m.mask
+		for m.slots[i] != 0 {
+			i = (i + 1) & m.mask
+		}
+		m.slots[i] = fingerprint(x)<<32 | uint64(m.off[f])<<8 | uint64(m.off[f+1]-m.off[f])
+	}
+	return nil
+}
+
+// Score fills scores (len(toks)*T) with the feature weights of each token
+// of d; feats is scratch space, returned for reuse.
+func (m *Model) Score(d *Doc, scores []float32, feats []uint64) []uint64 {
+	T := m.T
+	for i := range d.Toks {
+		feats = d.Features(feats[:0], i)
+		row := scores[i*T : (i+1)*T]
+		clear(row)
+		for _, h := range feats {
+			x := mix(h)
+			fp := fingerprint(x)
+			for j := x & m.mask; ; j = (j + 1) & m.mask {
+				sl := m.slots[j]
+				if sl>>32 == fp {
+					a := uint32(sl>>8) & 0xffffff
+					for _, p := range m.packed[a : a+uint32(sl&0xff)] {
+						row[p>>16] += float32(int16(uint16(p)))
+					}
+					break
+				}
+				if sl == 0 {
+					break
+				}
+			}
+		}
+	}
+	return feats
+}
+
+// A Scheme is a tag encoding: BIO (Per 2: B, I) or BILOU (Per 4: B, I, L,
+// U). Tag 0 is O; label k's tags are 1+Per*k+pos.
+type Scheme struct {
+	Per int
+	T   int
+	// Allowed previous tags: contPreds[t] for a tag that continues an
+	// entity (cont[t]), closed (the tags that may be followed by a new
+	// entity or O) for any other.
+	cont      []bool
+	contPreds [][2]int32
+	closed    []int32
+	start     []bool // tags that may begin a sentence
+	final     []bool // tags that may end one
+	labelk    []int  // label index of each tag (-1 for O)
+	pos       []int  // position of each tag (-1 for O)
+}
+
+// Positions within an entity.
+const (
+	posB = 0
+	posI = 1
+	posL = 2
+	posU = 3
+)
+
+// NewScheme returns the scheme with per tags per label for n labels.
+func NewScheme(per, n int) *Scheme {
+	T := 1 + per*n
+	s := &Scheme{Per: per, T: T, start: make([]bool, T), final: make([]bool, T),
+		labelk: make([]int, T), pos: make([]int, T)}
+	for t := 0; t < T; t++ {
+		s.labelk[t], s.pos[t] = -1, -1
+		if t > 0 {
+			s.labelk[t], s.pos[t] = (t-1)/per, (t-1)%per
+		}
+	}
+	inside := func(t int) bool { return s.pos[t] == posB || s.pos[t] == posI }
+	s.cont = make([]bool, T)
+	s.contPreds = make([][2]int32, T)
+	for t := 0; t < T; t++ {
+		cont := s.pos[t] == posI || s.pos[t] == posL
+		s.cont[t] = cont
+		s.start[t] = !cont
+		s.final[t] = per == 2 || !inside(t)
+		if cont {
+			base := int32(1 + per*s.labelk[t])
+			s.contPreds[t] = [2]int32{base + posB, base + posI}
+		}
+		if per == 2 || !inside(t) {
+			s.closed = append(s.closed, int32(t))
+		}
+	}
+	return s
+}
+
+// Encode returns the tags of chunks over n tokens.
+func (s *Scheme) Encode(chunks []Chunk, n int) []int {
+	tags := make([]int, n)
+	for _, c := range chunks {
+		base := 1 + s.Per*c.Label
+		for i := c.Start; i < c.End; i++ {
+			switch {
+			case s.Per == 4 && c.End-c.Start == 1:
+				tags[i] = base + posU
+			case i == c.Start:
+				tags[i] = base + posB
+			case s.Per == 4 && i == c.End-1:
+				tags[i] = base + posL
+			default:
+				tags[i] = base + posI
+			}
+		}
+	}
+	return tags
+}
+
+// Transpose returns trans ((T+1)*T, trans[p*T+t] the weight of tag p then
+// t, row T the start) laid out by target, as Viterbi takes it:
+// out[t*(T+1)+p], divided by scale.
+func Transpose(trans []float32, T int, scale float32) []float32 {
+	out := make([]float32, T*(T+1))
+	for p := 0; p <= T; p++ {
+		for t := 0; t < T; t++ {
+			out[t*(T+1)+p] = trans[p*T+t] / scale
+		}
+	}
+	return out
+}
+
+// Viterbi returns the best tag sequence for emission scores (n*T) under
+// the transition weights trT (laid out by Transpose) and the scheme's
+// constraints. back and tags are scratch space of at least n*T and n; cur
+// and prev of T each.
+func (s *Scheme) Viterbi(scores, trT []float32, n int, back []int32, tags []int, prev, cur []float32) []int {
+	T := s.T
+	tags = tags[:0]
+	if n == 0 {
+		return tags
+	}
+	neg := float32(math.Inf(-1))
+	for t := 0; t < T; t++ {
+		if s.start[t] {
+			prev[t] = scores[t] + trT[t*(T+1)+T]
+		} else {
+			prev[t] = neg
+		}
+	}
+	prev, cur = prev[:T], cur[:T]
+	for i := 1; i < n; i++ {
+		row := scores[i*T : (i+1)*T]
+		bk := back[i*T : (i+1)*T]
+		for t := 0; t < T; t++ {
+			tr := trT[t*(T+1) : t*(T+1)+T]
+			best, arg := neg, int32(0)
+			if s.cont[t] {
+				for _, p := range s.contPreds[t] {
+					if v := prev[p] + tr[p]; v > best {
+						best, arg = v, p
+					}
+				}
+			} else {
+				for _, p := range s.closed {
+					if v := prev[p] + tr[p]; v > best {
+						best, arg = v, p
+					}
+				}
+			}
+			cur[t] = best + row[t]
+			bk[t] = arg
+		}
+		prev, cur = cur, prev
+	}
+	best, arg := neg, 0
+	for t := 0; t < T; t++ {
+		if s.final[t] && prev[t] > best {
+			best, arg = prev[t], t
+		}
+	}
+	tags = slices.Grow(tags, n)[:n]
+	tags[n-1] = arg
+	for i := n - 1; i > 0; i-- {
+		tags[i-1] = int(back[i*T+tags[i]])
+	}
+	return tags
+}
+
+// A Chunk is an entity over tokens [Start, End) with a label index.
+type Chunk struct {
+	Start, End, Label int
+}
+
+// Chunks decodes tags into entities and appends them to dst.
+func (s *Scheme) Chunks(dst []Chunk, tags []int) []Chunk {
+	for i := 0; i < len(tags); {
+		t := tags[i]
+		if t == 0 {
+			i++
+			continue
+		}
+		k := s.labelk[t]
+		j := i + 1
+		if s.pos[t] != posU {
+			for j < len(tags) && s.labelk[tags[j]] == k && (s.pos[tags[j]] == posI || s.pos[tags[j]] == posL) {
+				j++
+				if s.pos[tags[j-1]] == posL {
+					break
+				}
+			}
+		}
+		dst = append(dst, Chunk{i, j, k})
+		i = j
+	}
+	return dst
+}
+
+const magic = "NERTAG3\n"
+
+// Write writes the model in its compact binary form (gzip-compressed; weights
+// quantized to int16 with one scale).
+func (m *Model) Write(w io.Writer, hashes []uint64) error {
+	zw, err := gzip.NewWriterLevel(w, gzip.BestCompression)
+	if err != nil {
+		return err
+	}
+	bw := bufio.NewWriter(zw)
+	var scratch [binary.MaxVarintLen64]byte
+	uv := func(x uint64) { bw.Write(scratch[:binary.PutUvarint(scratch[:], x)]) }
+	str := func(s string) { uv(uint64(len(s))); bw.WriteString(s) }
+	bw.WriteString(magic)
+	uv(uint64(len(m.Labels)))
+	for _, l := range m.Labels {
+		str(l)
+	}
+	var flags uint64
+	if m.Extra {
+		flags |= 1
+	}
+	if m.Scheme.Per == 4 {
+		flags |= 2
+	}
+	if m.Extra2 {
+		flags |= 4
+	}
+	uv(flags)
+	for _, v := range m.Trans {
+		binary.Write(bw, binary.LittleEndian, v)
+	}
+	scale := m.quantScale()
+	binary.Write(bw, binary.LittleEndian, scale)
+	// Features sorted by hash, delta coded.
+	order := make([]int, len(hashes))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortFunc(order, func(a, b int) int {
+		if hashes[a] < hashes[b] {
+			return -1
+		}
+		if hashes[a] > hashes[b] {
+			return 1
+		}
+		return 0
+	})
+	uv(uint64(len(hashes)))
+	var last uint64
+	for _, f := range order {
+		uv(hashes[f] - last)
+		last = hashes[f]
+		a, b := m.off[f], m.off[f+1]
+		uv(uint64(b - a))
+		for k := a; k < b; k++ {
+			bw.WriteByte(m.tag[k])
+			q := quantize(m.w[k], scale)
+			binary.Write(bw, binary.LittleEndian, q)
+		}
+	}
+	// Word clusters.
+	words := make([]string, 0, len(m.Clus))
+	for w := range m.Clus {
+		words = append(words, w)
+	}
+	slices.Sort(words)
+	uv(uint64(len(words)))
+	for _, w := range words {
+		str(w)
+		uv(uint64(m.Clus[w]))
+	}
+	// Gazetteer.
+	if m.Gaz == nil {
+		uv(0)
+	} else {
+		m.Gaz.write(uv, str)
+	}
+	if err := bw.Flush(); err != nil {
+		return err
+	}
+	return zw.Close()
+}
+
+var errFormat = errors.New("bad model data")
+
+// Read reads a model written by Write.
+func Read(data []byte) (*Model, error) {
+	zr, err := gzip.NewReader(bytes.NewReader(data))
+	if err != nil {
+		return nil, err
+	}
+	raw, err := io.ReadAll(zr)
+	if err != nil {
+		return nil, err
+	}
+	r := &reader{b: raw}
+	if string(r.take(len(magic))) != magic {
+		return nil, errFormat
+	}
+	m := &Model{}
+	nl := r.uv()
+	if nl > 200 {
+		return nil, errFormat
+	}
+	for range nl {
+		m.Labels = append(m.Labels, r.str())
+	}
+	flags := r.uv()
+	m.Extra = flags&1 != 0
+	m.Extra2 = flags&4 != 0
+	per := 2
+	if flags&2 != 0 {
+		per = 4
+	}
+	m.Scheme = NewScheme(per, len(m.Labels))
+	m.T = m.Scheme.T
+	m.Trans = make([]float32, (m.T+1)*m.T)
+	for i := range m.Trans {
+		m.Trans[i] = r.f32()
+	}
+	scale := r.f32()
+	nf := r.uv()
+	if r.err != nil || nf > uint64(len(raw)) {
+		return nil, errFormat
+	}
+	hashes := make([]uint64, nf)
+	m.off = make([]uint32, nf+1)
+	var last uint64
+	for f := range hashes {
+		last += r.uv()
+		hashes[f] = last
+		n := r.uv()
+		if r.err != nil || n > uint64(m.T) {
+			return nil, errFormat
+		}
+		for range n {
+			t := r.byte()
+			if int(t) >= m.T {
+				return nil, errFormat
+			}
+			m.tag = append(m.tag, t)
+			m.w = append(m.w, float32(int16(r.u16()))*scale)
+		}
+		m.off[f+1] = uint32(len(m.tag))
+	}
+	nw := r.uv()
+	if r.err != nil || nw > uint64(len(raw)) {
+		return nil, errFormat
+	}
+	if nw > 0 {
+		m.Clus = make(map[string]int32, nw)
+		for range nw {
+			w := r.str()
+			m.Clus[w] = int32(r.uv())
+		}
+	}
+	g, err := readGazetteer(r)
+	if err != nil {
+		return nil, err
+	}
+	m.Gaz = g
+	if r.err != nil {
+		return nil, fmt.Errorf("%w: %w", errFormat, r.err)
+	}
+	if err := m.buildTable(hashes); err != nil {
+		return nil, err
+	}
+	return m, nil
+}
+
+type reader struct {
+	b   []byte
+	err error
+}
+
+func (r *reader) take(n int) []byte {
+	if r.err != nil || n < 0 || n > len(r.b) {
+		r.err = io.ErrUnexpectedEOF
+		return nil
+	}
+	out := r.b[:n]
+	r.b = r.b[n:]
+	return out
+}
+
+func (r *reader) uv() uint64 {
+	if r.err != nil {
+		return 0
+	}
+	v, n := binary.Uvarint(r.b)
+	if n <= 0 {
+		r.err = io.ErrUnexpectedEOF
+		return 0
+	}
+	r.b = r.b[n:]
+	return v
+}
+
+func (r *reader) str() string {
+	n := r.uv()
+	if n > uint64(len(r.b)) {
+		r.err = io.ErrUnexpectedEOF
+		return ""
+	}
+	return string(r.take(int(n)))
+}
+
+func (r *reader) byte() byte {
+	b := r.take(1)
+	if b == nil {
+		return 0
+	}
+	return b[0]
+}
+
+func (r *reader) u16() uint16 {
+	b := r.take(2)
+	if b == nil {
+		return 0
+	}
+	return binary.LittleEndian.Uint16(b)
+}
+
+func (r *reader) f32() float32 {
+	b := r.take(4)
+	if b == nil {
+		return 0
+	}
+	return math.Float32frombits(binary.LittleEndian.Uint32(b))
+}

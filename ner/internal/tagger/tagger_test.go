@@ -1,0 +1,151 @@
+package tagger
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func words(text string) []string {
+	var out []string
+	for _, t := range Tokenize(nil, text) {
+		out = append(out, text[t.Start:t.End])
+	}
+	return out
+}
+
+func TestTokenize(t *testing.T) {
+	tests := []struct {
+		name string
+		text string
+		want []string
+	}{
+		{"clitics", "John's dog isn't here.", []string{"John", "'s", "dog", "is", "n't", "here", "."}},
+		{"curly", "“Don’t,” she said.", []string{"“", "Do", "n’t", ",", "”", "she", "said", "."}},
+		{"abbreviations", "Mr. Smith of Apple Inc. met U.S. officials.", []string{"Mr.", "Smith", "of", "Apple", "Inc.", "met", "U.S.", "officials", "."}},
+		{"final abbreviation", "He works at Acme Corp.", []string{"He", "works", "at", "Acme", "Corp", "."}},
+		{"money and percent", "($1,200.50) or 4.5%", []string{"(", "$", "1,200.50", ")", "or", "4.5", "%"}},
+		{"hyphens and dashes", "New York-based -- Jean-Luc—yes", []string{"New", "York", "-", "based", "--", "Jean", "-", "Luc", "—", "yes"}},
+		{"ptb quotes", "``Yes,'' he said...", []string{"``", "Yes", ",", "''", "he", "said", "..."}},
+		{"invalid utf-8", "a\xffb \xfe.", []string{"a\xffb", "\xfe", "."}},
+		{"empty", "", nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			assert.Equal(t, tt.want, words(tt.text))
+		})
+	}
+}
+
+func TestSentenceEnd(t *testing.T) {
+	tests := []struct {
+		name string
+		text string
+		want []string
+	}{
+		{"two", "He left. She stayed.", []string{"He left .", "She stayed ."}},
+		{"abbreviation", "Mr. Smith left. Then Dr. Who came", []string{"Mr. Smith left .", "Then Dr. Who came"}},
+		{"quote", `"Go." He went.`, []string{`" Go . "`, "He went ."}},
+		{"lower case", "It rose 5. and fell", []string{"It rose 5 . and fell"}},
+		{"blank line", "Title\n\nBody text", []string{"Title", "Body text"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			toks := Tokenize(nil, tt.text)
+			var got []string
+			for i := 0; i < len(toks); {
+				j := SentenceEnd(tt.text, toks, i)
+				require.Greater(t, j, i)
+				var ws []string
+				for _, tk := range toks[i:j] {
+					ws = append(ws, tt.text[tk.Start:tk.End])
+				}
+				got = append(got, strings.Join(ws, " "))
+				i = j
+			}
+			assert.Equal(t, tt.want, got)
+		})
+	}
+}
+
+// TestTrainRoundTrip trains a tiny model, writes and reads it back, and
+// checks that it tags its own training data.
+func TestTrainRoundTrip(t *testing.T) {
+	var sents []Sentence
+	for i, name := range []string{"Alice", "Bob", "Carol", "Dave"} {
+		for j, city := range []string{"Paris", "Rome", "Oslo"} {
+			text := name + " flew to " + city + " today."
+			sents = append(sents, Sentence{Doc: string(rune('a' + i*3 + j)), Text: text, Entities: []GoldEntity{
+				{Start: 0, End: len(name), Label: "PER"},
+				{Start: len(name) + 9, End: len(name) + 9 + len(city), Label: "LOC"},
+			}})
+		}
+	}
+	m, hashes, err := Train(sents, TrainOptions{Labels: []string{"PER", "LOC"}, Epochs: 5, MinCount: 1, Folds: 2, BILOU: true, Extra: true})
+	require.NoError(t, err)
+	var buf bytes.Buffer
+	require.NoError(t, m.Write(&buf, hashes))
+	m2, err := Read(buf.Bytes())
+	require.NoError(t, err)
+	assert.Equal(t, m.Labels, m2.Labels)
+	assert.Equal(t, m.NumFeatures(), m2.NumFeatures())
+	_, _, f, _ := Eval(m2, sents)
+	assert.InDelta(t, 1.0, f, 1e-9)
+}
+
+func TestReadBad(t *testing.T) {
+	for _, data := range [][]byte{nil, []byte("garbage"), {0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 0}} {
+		_, err := Read(data)
+		assert.Error(t, err)
+	}
+}
+
+func TestViterbiConstraints(t *testing.T) {
+	// Tags: O, B-X, I-X. Emissions favour I-X at the start, which BIO
+	// forbids without a B-X before it.
+	s := NewScheme(2, 1)
+	T := s.T
+	scores := []float32{0, 0, 5, 0, 0, 5}
+	trans := make([]float32, (T+1)*T)
+	tags := s.Viterbi(scores, Transpose(trans, T, 1), 2, make([]int32, 2*T), nil, make([]float32, T), make([]float32, T))
+	assert.Equal(t, []int{1, 2}, tags)
+	assert.Equal(t, []Chunk{{0, 2, 0}}, s.Chunks(nil, tags))
+
+	// BILOU: O, B, I, L, U; I at the end is not allowed, U is.
+	s = NewScheme(4, 1)
+	T = s.T
+	scores = []float32{0, 1, 5, 0, 0 /**/, 0, 0, 5, 1, 0}
+	trans = make([]float32, (T+1)*T)
+	tags = s.Viterbi(scores, Transpose(trans, T, 1), 2, make([]int32, 2*T), nil, make([]float32, T), make([]float32, T))
+	assert.Equal(t, []int{1, 3}, tags)
+	assert.Equal(t, []Chunk{{0, 2, 0}}, s.Chunks(nil, tags))
+	assert.Equal(t, []int{0, 4, 1, 2, 3, 0}, s.Encode([]Chunk{{1, 2, 0}, {2, 5, 0}}, 6))
+}
+
+func FuzzTokenize(f *testing.F) {
+	f.Add("Mr. Smith's “U.S.” Corp. -- $5,000.50%\n\nyes...")
+	f.Add("\xff'\xfe``''")
+	f.Fuzz(func(t *testing.T, text string) {
+		toks := Tokenize(nil, text)
+		prev := 0
+		for _, tk := range toks {
+			if tk.Start < prev || tk.End <= tk.Start || tk.End > len(text) {
+				t.Fatalf("bad token %+v in %q", tk, text)
+			}
+			if strings.TrimSpace(text[tk.Start:tk.End]) == "" {
+				t.Fatalf("blank token %+v in %q", tk, text)
+			}
+			prev = tk.End
+		}
+		for i := 0; i < len(toks); {
+			j := SentenceEnd(text, toks, i)
+			if j <= i || j > len(toks) {
+				t.Fatalf("bad sentence end %d after %d", j, i)
+			}
+			i = j
+		}
+	})
+}

@@ -1,0 +1,251 @@
+package ner
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"encoding/json"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+var update = flag.Bool("update", false, "rewrite golden files in testdata")
+
+func testRecognizer(tb testing.TB, model string) *Recognizer {
+	tb.Helper()
+	r, err := New(Options{Model: model})
+	require.NoError(tb, err)
+	return r
+}
+
+// checkSpans fails unless every entity's offsets select its text.
+func checkSpans(tb testing.TB, text string, ents []Entity) {
+	tb.Helper()
+	rs := []rune(text)
+	prev := 0
+	for _, e := range ents {
+		if e.Start < prev || e.Start >= e.End || e.End > len(rs) || string(rs[e.Start:e.End]) != e.Text {
+			tb.Fatalf("bad span %+v in %q", e, text)
+		}
+		prev = e.End
+	}
+}
+
+func TestRecognize(t *testing.T) {
+	r := testRecognizer(t, "")
+	tests := []struct {
+		name string
+		text string
+		want []Entity // entities that must be among the results
+	}{
+		{"plain", "Ada Lovelace was born in London in 1815.", []Entity{
+			{Text: "Ada Lovelace", Label: Person, Start: 0, End: 12},
+			{Text: "London", Label: GPE, Start: 25, End: 31},
+			{Text: "1815", Label: Date, Start: 35, End: 39},
+		}},
+		{"curly quotes and newline", "Zoë said “don’t go” to Barack Obama in\nParis.", []Entity{
+			{Text: "Barack Obama", Label: Person, Start: 23, End: 35},
+			{Text: "Paris", Label: GPE, Start: 39, End: 44},
+		}},
+		{"entity ends the text", "Shares of Microsoft rose 5%", []Entity{
+			{Text: "Microsoft", Label: Org, Start: 10, End: 19},
+			{Text: "5%", Label: Percent, Start: 25, End: 27},
+		}},
+		{"invalid utf-8", "\xff\xfe Angela Merkel visited Berlin.", []Entity{
+			{Text: "Angela Merkel", Label: Person, Start: 3, End: 16},
+			{Text: "Berlin", Label: GPE, Start: 25, End: 31},
+		}},
+		{"empty", "", nil},
+		{"space only", " \n\t ", nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := r.Recognize(t.Context(), tt.text)
+			require.NoError(t, err)
+			require.NotNil(t, got)
+			checkSpans(t, tt.text, got)
+			for _, w := range tt.want {
+				assert.Contains(t, got, w)
+			}
+			if tt.want == nil {
+				assert.Empty(t, got)
+			}
+		})
+	}
+}
+
+func TestNew(t *testing.T) {
+	tests := []struct {
+		name    string
+		model   string
+		wantErr error
+		msg     string
+	}{
+		{"default", "", nil, ""},
+		{"ontonotes", "ontonotes", nil, ""},
+		{"conll", "conll", nil, ""},
+		{"unknown", "spacy", ErrUnknownModel, `ner: unknown model "spacy" (known: ontonotes, conll)`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r, err := New(Options{Model: tt.model})
+			if tt.wantErr != nil {
+				require.ErrorIs(t, err, tt.wantErr)
+				assert.Equal(t, tt.msg, err.Error())
+				return
+			}
+			require.NoError(t, err)
+			want := tt.model
+			if want == "" {
+				want = DefaultModel
+			}
+			assert.Equal(t, want, r.Model().Name)
+		})
+	}
+}
+
+func TestModels(t *testing.T) {
+	ms := Models()
+	require.Len(t, ms, 2)
+	assert.Equal(t, DefaultModel, ms[0].Name)
+	assert.True(t, ms[0].Default)
+	assert.False(t, ms[1].Default)
+	assert.Len(t, ms[0].Labels, 18)
+	assert.Equal(t, []Label{Person, Org, Loc, Misc}, ms[1].Labels)
+	// The registry is not shared with callers.
+	ms[0].Labels[0] = "X"
+	assert.Equal(t, Person, Models()[0].Labels[0])
+}
+
+func TestConllModel(t *testing.T) {
+	r := testRecognizer(t, "conll")
+	got, err := r.Recognize(t.Context(), "German Chancellor Angela Merkel met Google executives in Brussels.")
+	require.NoError(t, err)
+	assert.Contains(t, got, Entity{Text: "Angela Merkel", Label: Person, Start: 18, End: 31})
+	assert.Contains(t, got, Entity{Text: "German", Label: Misc, Start: 0, End: 6})
+	for _, e := range got {
+		assert.Contains(t, r.Model().Labels, e.Label)
+	}
+}
+
+func TestTooLong(t *testing.T) {
+	r, err := New(Options{MaxRunes: 5})
+	require.NoError(t, err)
+	_, err = r.Recognize(t.Context(), "ééééé")
+	require.NoError(t, err)
+	_, err = r.Recognize(t.Context(), "éééééé")
+	require.ErrorIs(t, err, ErrTooLong)
+}
+
+func TestCanceled(t *testing.T) {
+	r := testRecognizer(t, "")
+	ctx, cancel := context.WithCancel(t.Context())
+	cancel()
+	_, err := r.Recognize(ctx, "Ada Lovelace")
+	require.ErrorIs(t, err, context.Canceled)
+}
+
+func TestConcurrentDeterministic(t *testing.T) {
+	r := testRecognizer(t, "")
+	text := readNews(t)
+	want, err := r.Recognize(t.Context(), text)
+	require.NoError(t, err)
+	var wg sync.WaitGroup
+	for range 4 {
+		wg.Go(func() {
+			got, err := r.Recognize(context.Background(), text)
+			assert.NoError(t, err)
+			assert.Equal(t, want, got)
+		})
+	}
+	wg.Wait()
+}
+
+func readNews(tb testing.TB) string {
+	tb.Helper()
+	data, err := os.ReadFile(filepath.Join("testdata", "news.txt"))
+	require.NoError(tb, err)
+	return string(data)
+}
+
+// TestGolden records the default model's entities for testdata/news.txt, so
+// that a retrained model's changes show up as a diff (go test ./ner -update).
+func TestGolden(t *testing.T) {
+	for _, model := range []string{"ontonotes", "conll"} {
+		t.Run(model, func(t *testing.T) {
+			r := testRecognizer(t, model)
+			text := readNews(t)
+			ents, err := r.Recognize(t.Context(), text)
+			require.NoError(t, err)
+			checkSpans(t, text, ents)
+			var b strings.Builder
+			for _, e := range ents {
+				line, err := json.Marshal(e)
+				require.NoError(t, err)
+				b.Write(line)
+				b.WriteByte('\n')
+			}
+			path := filepath.Join("testdata", "news."+model+".golden.jsonl")
+			if *update {
+				require.NoError(t, os.WriteFile(path, []byte(b.String()), 0o644))
+			}
+			want, err := os.ReadFile(path)
+			require.NoError(t, err)
+			assert.Equal(t, string(want), b.String())
+		})
+	}
+}
+
+func TestErrorsAreSentinels(t *testing.T) {
+	_, err := New(Options{Model: "nope"})
+	assert.True(t, errors.Is(err, ErrUnknownModel))
+	assert.False(t, errors.Is(err, ErrTooLong))
+}
+
+func FuzzRecognizeSpans(f *testing.F) {
+	f.Add("Ada met “Alan” in\nLondon.")
+	f.Add("\xff\xfeU.S. Corp.\n\n$5--6 Jean-Luc's 'don't' ``Mr. X.''")
+	r := testRecognizer(f, "")
+	f.Fuzz(func(t *testing.T, text string) {
+		ents, err := r.Recognize(t.Context(), text)
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkSpans(t, text, ents)
+	})
+}
+
+func BenchmarkRecognize(b *testing.B) {
+	r := testRecognizer(b, "")
+	text := readNews(b)
+	b.ReportAllocs()
+	b.SetBytes(int64(len(text)))
+	for b.Loop() {
+		if _, err := r.Recognize(b.Context(), text); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkNewRecognize would catch a model being decoded on every New or
+// Recognize: it must cost about as much as BenchmarkRecognize on a short text.
+func BenchmarkNewRecognize(b *testing.B) {
+	b.ReportAllocs()
+	b.SetBytes(int64(len("Ada Lovelace was born in London.")))
+	for b.Loop() {
+		r, err := New(Options{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := r.Recognize(b.Context(), "Ada Lovelace was born in London."); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

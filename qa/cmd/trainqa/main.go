@@ -1,0 +1,552 @@
+package main
+
+import (
+	"compress/gzip"
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"log"
+	"math"
+	"math/rand/v2"
+	"os"
+	"runtime"
+	"strings"
+	"sync"
+	"unicode"
+
+	"github.com/textanalysis/go-textanalysis/qa/internal/core"
+)
+
+type squad struct {
+	Data []struct {
+		Title      string `json:"title"`
+		Paragraphs []struct {
+			Context string `json:"context"`
+			QAs     []struct {
+				ID       string `json:"id"`
+				Question string `json:"question"`
+				Answers  []struct {
+					Text string `json:"text"`
+				} `json:"answers"`
+			} `json:"qas"`
+		} `json:"paragraphs"`
+	} `json:"data"`
+}
+
+type para struct {
+	doc   *core.Doc
+	cands []core.Cand
+	ctx   []rune
+}
+
+type example struct {
+	p     *para
+	q     *core.Question
+	gold  []string // normalised gold answers
+	goodC []int    // indices of candidates that match a gold answer exactly
+	// partial is set when goodC holds the candidates closest to the gold
+	// answer (by F1) because none matches it exactly.
+	partial bool
+}
+
+// partialF1 is the least F1 of a candidate that stands in for a gold
+// answer no candidate matches exactly; above 1 turns this off.
+var partialF1 = 2.0
+
+func load(path string) (*squad, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	var r io.Reader = f
+	if strings.HasSuffix(path, ".gz") {
+		zr, err := gzip.NewReader(f)
+		if err != nil {
+			return nil, err
+		}
+		r = zr
+	}
+	var s squad
+	return &s, json.NewDecoder(r).Decode(&s)
+}
+
+func main() {
+	trainPath := flag.String("train", "", "training file (SQuAD JSON, .gz allowed); several separated by commas")
+	devPath := flag.String("dev", "", "file scored after each epoch (never trained on)")
+	out := flag.String("out", "qa/model.bin.gz", "model file to write")
+	epochs := flag.Int("epochs", 5, "passes over the training data")
+	lr := flag.Float64("lr", 0.05, "AdaGrad learning rate")
+	l2 := flag.Float64("l2", 0, "L2 penalty on the weights of each update (hurts: frequent features shrink most)")
+	minDF := flag.Int("mindf", 2, "keep idf only for stems in at least this many paragraphs")
+	prune := flag.String("prune", "0.05", "zero weights smaller than this in magnitude before saving (several, comma-separated, are tried in turn on -dev)")
+	average := flag.Bool("average", true, "save the average of the weights over all updates")
+	dump := flag.String("dump", "", "write the dev predictions with their gold answers to this file")
+	flag.Float64Var(&partialF1, "partial", 2, "without an exact candidate, train towards the candidates with the best F1 if at least this (above 1: never)")
+	minCount := flag.Int("mincount", 1, "train only features seen in at least this many training questions")
+	grid := flag.String("grid", "", "try settings lr,l2;lr,l2;... on -dev and write no model")
+	explainQ := flag.String("explain", "", "print why the model at -out ranks the candidates of this question over the text file -context as it does, and exit")
+	explainC := flag.String("context", "", "text file for -explain")
+	flag.Parse()
+	if *explainQ != "" {
+		if err := explain(os.Stdout, *out, *explainQ, *explainC); err != nil {
+			log.Fatalf("trainqa: %v", err)
+		}
+		return
+	}
+	if *trainPath == "" {
+		log.Fatal("trainqa: -train is required")
+	}
+	m := core.NewModel()
+	var trainSets []*squad
+	for _, p := range strings.Split(*trainPath, ",") {
+		s, err := load(p)
+		if err != nil {
+			log.Fatalf("trainqa: %v", err)
+		}
+		trainSets = append(trainSets, s)
+	}
+	buildIDF(m, trainSets, *minDF)
+	var train []*example
+	for _, s := range trainSets {
+		train = append(train, prepare(s, m)...)
+	}
+	log.Printf("train: %d questions; candidate ceiling %s", len(train), ceiling(train))
+	var dev []*example
+	if *devPath != "" {
+		s, err := load(*devPath)
+		if err != nil {
+			log.Fatalf("trainqa: %v", err)
+		}
+		dev = prepare(s, m)
+		log.Printf("dev: %d questions; candidate ceiling %s", len(dev), ceiling(dev))
+	}
+
+	if *minCount > 1 {
+		countFeatures(m, train, *minCount)
+	}
+	if *grid != "" {
+		for _, cfg := range strings.Split(*grid, ";") {
+			var glr, gl2 float64
+			fmt.Sscanf(cfg, "%g,%g", &glr, &gl2)
+			clear(m.W)
+			log.Printf("grid lr=%g l2=%g", glr, gl2)
+			fit(m, train, dev, *epochs, glr, gl2, *average)
+		}
+		return
+	}
+	fit(m, train, dev, *epochs, *lr, *l2, *average)
+	for _, ps := range strings.Split(*prune, ",") {
+		var p float64
+		if _, err := fmt.Sscanf(ps, "%g", &p); err != nil || p <= 0 {
+			continue
+		}
+		nz := 0
+		for k, w := range m.W {
+			if math.Abs(float64(w)) < p {
+				m.W[k] = 0
+			} else if w != 0 {
+				nz++
+			}
+		}
+		msg := fmt.Sprintf("pruned below %g: %d weights left", p, nz)
+		if dev != nil {
+			em, f1 := evaluate(m, dev)
+			msg += fmt.Sprintf("; dev EM %.2f F1 %.2f", em, f1)
+			dropEchoes = true
+			em, f1 = evaluate(m, dev)
+			dropEchoes = false
+			msg += fmt.Sprintf("; without echoes EM %.2f F1 %.2f", em, f1)
+		}
+		log.Print(msg)
+	}
+	save(m, out)
+	if *dump != "" && dev != nil {
+		f, err := os.Create(*dump)
+		if err != nil {
+			log.Fatalf("trainqa: %v", err)
+		}
+		for _, ex := range dev {
+			c := core.NewCtx(ex.p.doc, ex.q, m.Weight)
+			ss, _ := m.Rank(context.Background(), c, ex.p.cands)
+			best, sc, ok := core.Best(ex.p.doc, ss)
+			pred := ""
+			if ok {
+				pred = spanText(ex.p, best.Cand)
+			}
+			em := 0
+			for _, g := range ex.gold {
+				if normalize(pred) == g {
+					em = 1
+				}
+			}
+			var qs []string
+			for _, t := range ex.q.Toks {
+				qs = append(qs, t.Text)
+			}
+			fmt.Fprintf(f, "%d\t%.3f\t%s\t%s\t%s\t%s\t%s\n", em, sc, ex.q.Wh, ex.q.Head, strings.Join(qs, " "), pred, strings.Join(ex.gold, " | "))
+		}
+		f.Close()
+	}
+}
+
+func fit(m *core.Model, train, dev []*example, epochs int, lr, l2 float64, average bool) {
+	g2 := make([]float32, len(m.W))
+	// Averaged weights: u accumulates t*delta so that the average of the
+	// iterates is W - u/t at the end.
+	u := make([]float32, len(m.W))
+	t := float32(1)
+	rng := rand.New(rand.NewPCG(1, 2))
+	buf := make([][]uint32, 0, 512)
+	for ep := 0; ep < epochs; ep++ {
+		rng.Shuffle(len(train), func(i, j int) { train[i], train[j] = train[j], train[i] })
+		loss, n := 0.0, 0
+		for _, ex := range train {
+			if len(ex.goodC) == 0 {
+				continue
+			}
+			c := core.NewCtx(ex.p.doc, ex.q, m.Weight)
+			buf = buf[:0]
+			scores := make([]float64, len(ex.p.cands))
+			mx := math.Inf(-1)
+			for i, cd := range ex.p.cands {
+				f := c.Features(cd, nil)
+				buf = append(buf, f)
+				scores[i] = m.Score(f)
+				mx = math.Max(mx, scores[i])
+			}
+			z, zg := 0.0, 0.0
+			for i := range scores {
+				scores[i] = math.Exp(scores[i] - mx)
+				z += scores[i]
+			}
+			isGood := make(map[int]bool, len(ex.goodC))
+			for _, i := range ex.goodC {
+				isGood[i] = true
+				zg += scores[i]
+			}
+			loss -= math.Log(zg / z)
+			n++
+			t++
+			for i, f := range buf {
+				p := scores[i] / z
+				g := p
+				if isGood[i] {
+					g -= scores[i] / zg
+				}
+				if math.Abs(g) < 1e-5 {
+					continue
+				}
+				for _, k := range f {
+					if allowed != nil && !allowed[k] {
+						continue
+					}
+					g2[k] += float32(g * g)
+					w := m.W[k]
+					delta := -float32(lr*g)/float32(math.Sqrt(float64(g2[k]))+1e-6) - float32(l2)*w
+					m.W[k] = w + delta
+					u[k] += t * delta
+				}
+			}
+		}
+		msg := fmt.Sprintf("epoch %d: loss %.3f", ep+1, loss/float64(max(n, 1)))
+		if dev != nil {
+			em, f1 := evaluate(m, dev)
+			msg += fmt.Sprintf("; dev EM %.2f F1 %.2f", em, f1)
+			avg := core.NewModel()
+			avg.IDF, avg.MaxIDF = m.IDF, m.MaxIDF
+			for k := range avg.W {
+				avg.W[k] = m.W[k] - u[k]/t
+			}
+			em, f1 = evaluate(avg, dev)
+			msg += fmt.Sprintf("; averaged EM %.2f F1 %.2f", em, f1)
+		}
+		log.Print(msg)
+	}
+	if average {
+		for k := range m.W {
+			m.W[k] -= u[k] / t
+		}
+	}
+}
+
+func save(m *core.Model, out *string) {
+	f, err := os.Create(*out)
+	if err != nil {
+		log.Fatalf("trainqa: %v", err)
+	}
+	if err := m.Encode(f); err != nil {
+		log.Fatalf("trainqa: %v", err)
+	}
+	if err := f.Close(); err != nil {
+		log.Fatalf("trainqa: %v", err)
+	}
+	nz := 0
+	for _, w := range m.W {
+		if w != 0 {
+			nz++
+		}
+	}
+	st, _ := os.Stat(*out)
+	log.Printf("wrote %s: %d bytes, %d non-zero weights, %d idf entries", *out, st.Size(), nz, len(m.IDF))
+}
+
+// buildIDF sets idf = log(N/df) over the training paragraphs.
+func buildIDF(m *core.Model, sets []*squad, minDF int) {
+	df := map[string]int{}
+	n := 0
+	for _, s := range sets {
+		for _, a := range s.Data {
+			for _, p := range a.Paragraphs {
+				n++
+				seen := map[string]bool{}
+				for _, w := range strings.FieldsFunc(p.Context, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
+					st := core.Stem(strings.ToLower(w))
+					if !seen[st] {
+						seen[st] = true
+						df[st]++
+					}
+				}
+			}
+		}
+	}
+	for w, d := range df {
+		if d >= minDF {
+			m.IDF[w] = float32(math.Log(float64(n) / float64(d)))
+		}
+	}
+	m.MaxIDF = float32(math.Log(float64(n) / float64(minDF-1+1)))
+}
+
+func prepare(s *squad, m *core.Model) []*example {
+	jobs := make(chan int)
+	var flat []struct {
+		ctx  string
+		qs   []string
+		gold [][]string
+	}
+	for _, a := range s.Data {
+		for _, p := range a.Paragraphs {
+			e := struct {
+				ctx  string
+				qs   []string
+				gold [][]string
+			}{ctx: p.Context}
+			for _, qa := range p.QAs {
+				e.qs = append(e.qs, qa.Question)
+				var g []string
+				for _, an := range qa.Answers {
+					g = append(g, normalize(an.Text))
+				}
+				e.gold = append(e.gold, g)
+			}
+			flat = append(flat, e)
+		}
+	}
+	// Results are kept per paragraph so that the order, and so the
+	// training run, does not depend on scheduling.
+	byPara := make([][]*example, len(flat))
+	var wg sync.WaitGroup
+	for range runtime.GOMAXPROCS(0) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range jobs {
+				e := flat[i]
+				d, err := core.NewDoc(e.ctx, 0)
+				if err != nil {
+					continue
+				}
+				p := &para{doc: d, cands: core.AllCandidates(d), ctx: []rune(e.ctx)}
+				var local []*example
+				for qi, qt := range e.qs {
+					q, err := core.NewQuestion(qt, m.Weight)
+					if err != nil {
+						continue
+					}
+					ex := &example{p: p, q: q, gold: e.gold[qi]}
+					bestF, bestC := 0.0, []int(nil)
+					for ci, c := range p.cands {
+						t := normalize(spanText(p, c))
+						f := 0.0
+						for _, g := range ex.gold {
+							if t == g {
+								ex.goodC = append(ex.goodC, ci)
+								break
+							}
+							f = math.Max(f, tokenF1(t, g))
+						}
+						if f > bestF {
+							bestF, bestC = f, bestC[:0]
+						}
+						if f == bestF && f > 0 {
+							bestC = append(bestC, ci)
+						}
+					}
+					// Without an exact candidate, the closest ones teach
+					// at least the place of the answer.
+					if len(ex.goodC) == 0 && bestF >= partialF1 {
+						ex.goodC = bestC
+						ex.partial = true
+					}
+					local = append(local, ex)
+				}
+				byPara[i] = local
+			}
+		}()
+	}
+	for i := range flat {
+		jobs <- i
+	}
+	close(jobs)
+	wg.Wait()
+	var out []*example
+	for _, l := range byPara {
+		out = append(out, l...)
+	}
+	return out
+}
+
+func spanText(p *para, c core.Cand) string {
+	s, e := p.doc.Toks[c.S].Start, p.doc.Toks[c.E-1].End
+	return string(p.ctx[s:e])
+}
+
+func ceiling(exs []*example) string {
+	em := 0
+	for _, ex := range exs {
+		if len(ex.goodC) > 0 && !ex.partial {
+			em++
+		}
+	}
+	nc := 0
+	seen := map[*para]bool{}
+	np := 0
+	for _, ex := range exs {
+		if !seen[ex.p] {
+			seen[ex.p] = true
+			nc += len(ex.p.cands)
+			np++
+		}
+	}
+	return fmt.Sprintf("EM %.1f, %.0f candidates per paragraph", 100*float64(em)/float64(max(len(exs), 1)), float64(nc)/float64(max(np, 1)))
+}
+
+var dropEchoes bool
+
+// allowed, when not nil, lists the features that may get a weight.
+var allowed []bool
+
+// countFeatures marks the features that occur in at least min training
+// questions.
+func countFeatures(m *core.Model, train []*example, min int) {
+	cnt := make([]uint16, len(m.W))
+	seen := make([]bool, len(m.W))
+	var touched []uint32
+	for _, ex := range train {
+		c := core.NewCtx(ex.p.doc, ex.q, m.Weight)
+		var f []uint32
+		for _, cd := range ex.p.cands {
+			f = c.Features(cd, f[:0])
+			for _, k := range f {
+				if !seen[k] {
+					seen[k] = true
+					touched = append(touched, k)
+				}
+			}
+		}
+		for _, k := range touched {
+			seen[k] = false
+			if cnt[k] < 65535 {
+				cnt[k]++
+			}
+		}
+		touched = touched[:0]
+	}
+	allowed = make([]bool, len(m.W))
+	n := 0
+	for k, c := range cnt {
+		if int(c) >= min {
+			allowed[k] = true
+			n++
+		}
+	}
+	log.Printf("features in at least %d questions: %d", min, n)
+}
+
+func evaluate(m *core.Model, exs []*example) (em, f1 float64) {
+	for _, ex := range exs {
+		c := core.NewCtx(ex.p.doc, ex.q, m.Weight)
+		ss, err := m.Rank(context.Background(), c, ex.p.cands)
+		if err != nil {
+			continue
+		}
+		if dropEchoes {
+			ss = core.DropEchoes(ex.p.doc, ex.q, ss)
+		}
+		best, _, ok := core.Best(ex.p.doc, ss)
+		if !ok {
+			continue
+		}
+		pred := normalize(spanText(ex.p, best.Cand))
+		bem, bf := 0.0, 0.0
+		for _, g := range ex.gold {
+			if pred == g {
+				bem = 1
+			}
+			bf = math.Max(bf, tokenF1(pred, g))
+		}
+		em += bem
+		f1 += bf
+	}
+	n := float64(max(len(exs), 1))
+	return 100 * em / n, 100 * f1 / n
+}
+
+// normalize follows the SQuAD v1.1 answer normalisation: lower case, ASCII
+// punctuation removed, articles removed, white space collapsed.
+func normalize(s string) string {
+	s = strings.ToLower(s)
+	s = strings.Map(func(r rune) rune {
+		if r < 128 && unicode.IsPunct(r) || r < 128 && unicode.IsSymbol(r) {
+			return -1
+		}
+		return r
+	}, s)
+	var ws []string
+	for _, w := range strings.Fields(s) {
+		if w == "a" || w == "an" || w == "the" {
+			continue
+		}
+		ws = append(ws, w)
+	}
+	return strings.Join(ws, " ")
+}
+
+func tokenF1(pred, gold string) float64 {
+	p, g := strings.Fields(pred), strings.Fields(gold)
+	if len(p) == 0 || len(g) == 0 {
+		if len(p) == len(g) {
+			return 1
+		}
+		return 0
+	}
+	cnt := map[string]int{}
+	for _, w := range g {
+		cnt[w]++
+	}
+	same := 0
+	for _, w := range p {
+		if cnt[w] > 0 {
+			cnt[w]--
+			same++
+		}
+	}
+	if same == 0 {
+		return 0
+	}
+	pr, rc := float64(same)/float64(len(p)), float64(same)/float64(len(g))
+	return 2 * pr * rc / (pr + rc)
+}

@@ -1,0 +1,393 @@
+package core
+
+import (
+	"strings"
+)
+
+// Kind flags say which chunk rules produced a candidate.
+type Kind uint16
+
+const (
+	KNP Kind = 1 << iota
+	KProper
+	KNum
+	KDate
+	KAdj
+	KOf
+	KQuote
+	KParen
+	KSuffix
+	KVerb
+	nKinds = 10
+)
+
+// A Cand is a candidate answer: the token range [S, E) of a Doc.
+type Cand struct {
+	S, E int
+	K    Kind
+}
+
+const maxCandToks = 12
+
+var months = map[string]bool{"january": true, "february": true, "march": true, "april": true,
+	"may": true, "june": true, "july": true, "august": true, "september": true, "october": true,
+	"november": true, "december": true, "jan": true, "feb": true, "mar": true, "apr": true,
+	"jun": true, "jul": true, "aug": true, "sep": true, "sept": true, "oct": true, "nov": true, "dec": true}
+
+var numWords = map[string]bool{"one": true, "two": true, "three": true, "four": true, "five": true,
+	"six": true, "seven": true, "eight": true, "nine": true, "ten": true, "eleven": true, "twelve": true,
+	"thirteen": true, "fourteen": true, "fifteen": true, "sixteen": true, "seventeen": true,
+	"eighteen": true, "nineteen": true, "twenty": true, "thirty": true, "forty": true, "fifty": true,
+	"sixty": true, "seventy": true, "eighty": true, "ninety": true, "hundred": true, "thousand": true,
+	"million": true, "billion": true, "trillion": true, "dozen": true, "half": true, "percent": true}
+
+var ordinals = map[string]bool{"first": true, "second": true, "third": true, "fourth": true, "fifth": true,
+	"sixth": true, "seventh": true, "eighth": true, "ninth": true, "tenth": true, "eleventh": true,
+	"twelfth": true, "thirteenth": true, "fourteenth": true, "fifteenth": true, "sixteenth": true,
+	"seventeenth": true, "eighteenth": true, "nineteenth": true, "twentieth": true, "twenty-first": true}
+
+var eras = map[string]bool{"bc": true, "bce": true, "ad": true, "ce": true, "b.c.": true, "a.d.": true, "b.c": true, "a.d": true}
+
+func isNoun(tag string) bool { return strings.HasPrefix(tag, "NN") }
+func isAdj(tag string) bool  { return strings.HasPrefix(tag, "JJ") }
+func isProper(t *Tok) bool   { return t.Tag == "NNP" || t.Tag == "NNPS" }
+func isNum(t *Tok) bool      { return t.Tag == "CD" || numWords[t.Low] }
+func isYear(t *Tok) bool {
+	l := t.Low
+	if strings.HasSuffix(l, "s") {
+		l = l[:len(l)-1]
+	}
+	if len(l) < 3 || len(l) > 4 {
+		return false
+	}
+	for i := 0; i < len(l); i++ {
+		if l[i] < '0' || l[i] > '9' {
+			return false
+		}
+	}
+	return l[0] == '1' || (l[0] == '2' && l[1] == '0') || len(l) == 3
+}
+func isOrdinal(t *Tok) bool {
+	if ordinals[t.Low] {
+		return true
+	}
+	l := t.Low
+	return len(l) > 2 && l[0] >= '0' && l[0] <= '9' && (strings.HasSuffix(l, "st") || strings.HasSuffix(l, "nd") || strings.HasSuffix(l, "rd") || strings.HasSuffix(l, "th"))
+}
+func isMonth(t *Tok) bool {
+	l := strings.TrimSuffix(t.Low, ".")
+	return months[l] && t.Cap && (l != "may" || t.Tag == "NNP") && (len(l) > 3 || t.Tag == "NNP")
+}
+
+// Candidates lists the candidate spans of sentence si of d.
+func Candidates(d *Doc, si int) []Cand {
+	from, to := d.Sents[si][0], d.Sents[si][1]
+	T := d.Toks
+	idx := map[[2]int]int{}
+	var out []Cand
+	add := func(s, e int, k Kind) {
+		for s < e && !T[s].Word && T[s].Text != "$" && T[s].Text != "£" && T[s].Text != "€" {
+			s++
+		}
+		for e > s && !T[e-1].Word && T[e-1].Text != "%" {
+			e--
+		}
+		if s >= e || e-s > maxCandToks {
+			return
+		}
+		key := [2]int{s, e}
+		if i, ok := idx[key]; ok {
+			out[i].K |= k
+			return
+		}
+		idx[key] = len(out)
+		out = append(out, Cand{S: s, E: e, K: k})
+	}
+
+	// Proper-noun runs, allowing "of", "and", "the", "de", "for", "&" inside.
+	// The tagger misses some names ("Greaves" as a plural noun), so a
+	// capitalised word inside a sentence counts too.
+	isProper := func(t *Tok) bool {
+		if t.Tag == "NNP" || t.Tag == "NNPS" {
+			return true
+		}
+		k := t.index
+		return t.Cap && t.Word && !t.Stop && k > from && (isNoun(t.Tag) || t.Tag == "VBZ" || t.Tag == "JJ" || t.Tag == "FW") &&
+			T[k-1].Text != ":" && T[k-1].Text != "\"" && T[k-1].Text != "“" && T[k-1].Text != "("
+	}
+	for i := from; i < to; {
+		if !isProper(&T[i]) {
+			i++
+			continue
+		}
+		j := i + 1
+		for j < to {
+			if isProper(&T[j]) || (T[j].Tag == "CD" && !isYear(&T[j])) && j > i {
+				j++
+				continue
+			}
+			l := T[j].Low
+			if (l == "of" || l == "and" || l == "the" || l == "de" || l == "for" || l == "&" || l == "von" || l == "van") && j+1 < to && isProper(&T[j+1]) {
+				j += 2
+				continue
+			}
+			break
+		}
+		add(i, j, KProper)
+		if i > from && T[i-1].Low == "the" {
+			add(i-1, j, KProper)
+		}
+		p := i
+		for k := i; k <= j; k++ {
+			if k == j || T[k].Low == "and" || T[k].Low == "&" || T[k].Low == "of" {
+				if p < k && !(p == i && k == j) {
+					add(p, k, KProper)
+				}
+				p = k + 1
+			}
+		}
+		i = j
+	}
+
+	// Numbers with currency signs, scale words, ranges and a unit.
+	for i := from; i < to; {
+		if !isNum(&T[i]) {
+			i++
+			continue
+		}
+		s := i
+		if s > from && (T[s-1].Text == "$" || T[s-1].Text == "£" || T[s-1].Text == "€" || T[s-1].Text == "US$") {
+			s--
+		}
+		j := i + 1
+		for j < to && (isNum(&T[j]) || T[j].Text == "%" ||
+			((T[j].Low == "and" || T[j].Low == "to" || T[j].Text == "-" || T[j].Text == "–" || T[j].Low == "or") && j+1 < to && isNum(&T[j+1]) && !isYear(&T[j+1]))) {
+			j++
+		}
+		k := KNum
+		if j-i == 1 && isYear(&T[i]) {
+			k |= KDate
+		}
+		add(s, j, k)
+		if s > from {
+			switch T[s-1].Low {
+			case "about", "approximately", "over", "nearly", "around", "almost", "some", "roughly", "more", "less", "under", "least":
+				add(s-1, j, KNum)
+			}
+		}
+		e := j
+		for e < to && e < j+3 && (isNoun(T[e].Tag) || (isAdj(T[e].Tag) && e+1 < to && isNoun(T[e+1].Tag))) {
+			e++
+			add(s, e, KNum)
+		}
+		i = j
+	}
+
+	// Dates.
+	for i := from; i < to; i++ {
+		t := &T[i]
+		switch {
+		case isMonth(t):
+			s, e := i, i+1
+			if s > from && T[s-1].Tag == "CD" && len(T[s-1].Text) <= 2 {
+				s--
+			}
+			if e < to && T[e].Tag == "CD" && len(T[e].Text) <= 2 {
+				e++
+			}
+			if e < to && T[e].Text == "," && e+1 < to && isYear(&T[e+1]) {
+				e += 2
+			} else if e < to && isYear(&T[e]) {
+				e++
+			}
+			add(s, e, KDate)
+		case isOrdinal(t) && i+1 < to && (strings.HasPrefix(T[i+1].Low, "centur") || strings.HasPrefix(T[i+1].Low, "millenni")):
+			add(i, i+2, KDate)
+			if i > from && T[i-1].Low == "the" {
+				add(i-1, i+2, KDate)
+			}
+			if i+2 < to && eras[T[i+2].Low] {
+				add(i, i+3, KDate)
+			}
+		case isYear(t) || (t.Tag == "CD" && i+1 < to && eras[T[i+1].Low]):
+			e := i + 1
+			if e < to && eras[T[e].Low] {
+				e++
+			}
+			add(i, e, KDate|KNum)
+			if i >= from+2 && (T[i-1].Low == "and" || T[i-1].Text == "–" || T[i-1].Text == "-" || T[i-1].Low == "to") && isYear(&T[i-2]) {
+				add(i-2, e, KDate)
+			}
+		}
+	}
+
+	// Base noun phrases: the maximal run, the run without its determiner,
+	// and its shorter suffixes (modifiers dropped), with "of" attachments.
+	type np struct{ s, e int }
+	var nps []np
+	for i := from; i < to; {
+		if !npStart(T, i, to) {
+			i++
+			continue
+		}
+		j := i
+		last := -1
+		for j < to && npInside(T, j, to) {
+			if isNoun(T[j].Tag) || T[j].Tag == "CD" || T[j].Tag == "PRP" {
+				last = j
+			}
+			j++
+		}
+		if last < 0 {
+			i = j
+			continue
+		}
+		e := last + 1
+		add(i, e, KNP)
+		core := i
+		for core < e && (T[core].Tag == "DT" || T[core].Tag == "PRP$" || T[core].Tag == "PDT" || T[core].Tag == "POS") {
+			core++
+		}
+		if core < e {
+			add(core, e, KNP)
+			for k := core + 1; k < e; k++ {
+				if T[k].Word && T[k].Tag != "POS" {
+					add(k, e, KNP|KSuffix)
+				}
+			}
+			// A possessive splits the phrase: "Chopin's father".
+			for k := core; k < e; k++ {
+				if T[k].Tag == "POS" && k > core {
+					add(core, k, KNP)
+				}
+			}
+		}
+		nps = append(nps, np{i, e})
+		i = e
+	}
+	for a := 0; a+1 < len(nps); a++ {
+		x, y := nps[a], nps[a+1]
+		if y.s == x.e+1 && (T[x.e].Low == "of" || T[x.e].Low == "and" || T[x.e].Low == "in" || T[x.e].Low == "for" || T[x.e].Low == "from") {
+			k := KOf
+			add(x.s, y.e, k)
+			c := x.s
+			for c < x.e && (T[c].Tag == "DT" || T[c].Tag == "PRP$") {
+				c++
+			}
+			add(c, y.e, k)
+			if T[x.e].Low == "of" && a+2 < len(nps) {
+				z := nps[a+2]
+				if z.s == y.e+1 && (T[y.e].Low == "of" || T[y.e].Low == "and") {
+					add(c, z.e, k)
+				}
+			}
+		}
+	}
+
+	// Lists: "storage conditions, compulsory texts and equipment".
+	for a := 0; a+1 < len(nps); a++ {
+		e, items := nps[a].e, 1
+		for b := a + 1; b < len(nps); b++ {
+			gap := nps[b].s - e
+			ok := false
+			switch {
+			case gap == 1 && (T[e].Text == "," || T[e].Low == "and" || T[e].Low == "or"):
+				ok = true
+			case gap == 2 && T[e].Text == "," && (T[e+1].Low == "and" || T[e+1].Low == "or"):
+				ok = true
+			}
+			if !ok {
+				break
+			}
+			e = nps[b].e
+			items++
+			if items >= 3 || T[nps[b].s-1].Low == "and" || T[nps[b].s-1].Low == "or" {
+				c := nps[a].s
+				for c < e && (T[c].Tag == "DT" || T[c].Tag == "PRP$") {
+					c++
+				}
+				add(c, e, KOf)
+			}
+		}
+	}
+
+	// Adjective runs and adjective + noun.
+	for i := from; i < to; {
+		if !isAdj(T[i].Tag) {
+			i++
+			continue
+		}
+		j := i + 1
+		for j < to && (isAdj(T[j].Tag) || (T[j].Low == "and" || T[j].Text == ",") && j+1 < to && isAdj(T[j+1].Tag)) {
+			j++
+		}
+		add(i, j, KAdj)
+		i = j
+	}
+
+	// Text in quotes or parentheses.
+	for i := from; i < to; i++ {
+		var closer string
+		k := KQuote
+		switch T[i].Text {
+		case "\"", "“", "``":
+			closer = "\"”''"
+		case "(":
+			closer = ")"
+			k = KParen
+		default:
+			continue
+		}
+		for j := i + 1; j < to && j <= i+maxCandToks+1; j++ {
+			if strings.Contains(closer, T[j].Text) {
+				if j > i+1 {
+					add(i+1, j, k)
+				}
+				break
+			}
+		}
+	}
+
+	// Verb phrases for "what did X do" questions: a verb and its object.
+	for i := from; i < to; i++ {
+		if (T[i].Tag == "VBG" || T[i].Tag == "VB" || T[i].Tag == "VBD" || T[i].Tag == "VBN") && !T[i].Stop {
+			for _, c := range nps {
+				if c.s == i+1 || (c.s == i+2 && (T[i+1].Tag == "IN" || T[i+1].Tag == "TO" || T[i+1].Tag == "RP")) {
+					add(i, c.e, KVerb)
+					break
+				}
+			}
+		}
+	}
+	return out
+}
+
+func npStart(T []Tok, i, to int) bool {
+	tg := T[i].Tag
+	switch {
+	case tg == "DT" || tg == "PRP$" || tg == "PDT" || tg == "CD" || tg == "PRP":
+		return true
+	case isAdj(tg) || isNoun(tg):
+		return true
+	case (tg == "VBG" || tg == "VBN") && i+1 < to && isNoun(T[i+1].Tag):
+		return true
+	}
+	return false
+}
+
+func npInside(T []Tok, j, to int) bool {
+	tg := T[j].Tag
+	switch {
+	case tg == "DT" || tg == "PRP$" || tg == "PDT" || tg == "CD" || tg == "POS" || tg == "HYPH":
+		return true
+	case isAdj(tg) || isNoun(tg):
+		return true
+	case tg == "PRP":
+		return true
+	case (tg == "VBG" || tg == "VBN") && j+1 < to && (isNoun(T[j+1].Tag) || isAdj(T[j+1].Tag)):
+		return true
+	case T[j].Text == "-" && j+1 < to && (isNoun(T[j+1].Tag) || isAdj(T[j+1].Tag)):
+		return true
+	}
+	return false
+}

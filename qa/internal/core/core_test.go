@@ -1,0 +1,128 @@
+package core
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func TestStem(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"cities", "city"}, {"founded", "found"}, {"founding", "found"}, {"running", "run"},
+		{"was", "be"}, {"the", "the"}, {"glass", "glass"}, {"status", "status"}, {"churches", "church"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.in, func(t *testing.T) {
+			assert.Equal(t, tt.want, Stem(tt.in))
+		})
+	}
+}
+
+func candTexts(d *Doc) map[string]bool {
+	out := map[string]bool{}
+	for _, c := range AllCandidates(d) {
+		var ws []string
+		for i := c.S; i < c.E; i++ {
+			ws = append(ws, d.Toks[i].Text)
+		}
+		out[strings.Join(ws, " ")] = true
+	}
+	return out
+}
+
+func TestCandidates(t *testing.T) {
+	tests := []struct {
+		name string
+		text string
+		want []string
+	}{
+		{"names and dates", "The bridge was designed by Martha Greaves and opened on 12 March 1871.",
+			[]string{"Martha Greaves", "12 March 1871", "The bridge", "bridge"}},
+		{"numbers with units", "The tower is 38 metres tall and cost $4 million.",
+			[]string{"38 metres", "$ 4 million", "38"}},
+		{"centuries", "It was built in the 19th century by the Bank of England.",
+			[]string{"the 19th century", "19th century", "Bank of England"}},
+		{"quotes and lists", `She wrote "The Silent Shore" about storms, tides and ships.`,
+			[]string{"The Silent Shore", "storms , tides and ships"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			d, err := NewDoc(tt.text, 0)
+			require.NoError(t, err)
+			got := candTexts(d)
+			for _, w := range tt.want {
+				assert.True(t, got[w], "missing %q in %v", w, got)
+			}
+		})
+	}
+}
+
+func TestNewDocSentences(t *testing.T) {
+	text := "The Harbour Light\n\nIt stands on a spur. It was lit in 1871.\nHistory\nThe keeper retired."
+	d, err := NewDoc(text, 10)
+	require.NoError(t, err)
+	var sents []string
+	rs := []rune(text)
+	for _, s := range d.Sents {
+		a, b := d.Toks[s[0]].Start-10, d.Toks[s[1]-1].End-10
+		sents = append(sents, string(rs[a:b]))
+	}
+	assert.Equal(t, []string{"The Harbour Light", "It stands on a spur.", "It was lit in 1871.", "History", "The keeper retired."}, sents)
+}
+
+func TestQuestion(t *testing.T) {
+	tests := []struct {
+		q        string
+		wh, head string
+	}{
+		{"How many people live in Leith?", "how_many", "person"},
+		{"In what year did the war end?", "what", "year"},
+		{"What kind of stone was used?", "what", "kind_of_ston"},
+		{"Who built it?", "who", ""},
+		{"Name the river.", "name", ""},
+		{"What is the capital?", "what", "v:be"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.q, func(t *testing.T) {
+			q, err := NewQuestion(tt.q, func(string) float64 { return 1 })
+			require.NoError(t, err)
+			assert.Equal(t, tt.wh, q.Wh)
+			assert.Equal(t, tt.head, q.Head)
+		})
+	}
+}
+
+func TestSplitRetrieve(t *testing.T) {
+	text := strings.Repeat("Gardens need water and sun. ", 40) + "\n\n" +
+		"The lighthouse keeper was Edwin Marsh. " + "\n\n" + strings.Repeat("Pasta is boiled in salted water. ", 40)
+	ps := Split(text, 400)
+	require.Greater(t, len(ps), 3)
+	rs := []rune(text)
+	for _, p := range ps {
+		assert.Equal(t, p.Text, string(rs[p.Start:p.Start+len([]rune(p.Text))]))
+	}
+	got := Retrieve(ps, "Who was the lighthouse keeper?", 1, func(string) float64 { return 1 })
+	require.Len(t, got, 1)
+	assert.Contains(t, got[0].Text, "Edwin Marsh")
+}
+
+func TestModelRoundTrip(t *testing.T) {
+	m := NewModel()
+	m.W[3], m.W[1000], m.W[len(m.W)-1] = 1.5, -0.25, 0.75
+	m.IDF["harbour"], m.MaxIDF = 6.5, 8
+	var buf bytes.Buffer
+	require.NoError(t, m.Encode(&buf))
+	got, err := Decode(&buf)
+	require.NoError(t, err)
+	assert.InDelta(t, 1.5, got.W[3], 1e-3)
+	assert.InDelta(t, -0.25, got.W[1000], 1e-3)
+	assert.InDelta(t, 0.75, got.W[len(m.W)-1], 1e-3)
+	assert.InDelta(t, 6.5, got.Weight("harbour"), 0.1)
+	assert.InDelta(t, 8, got.Weight("unknown"), 1e-6)
+
+	_, err = Decode(strings.NewReader("not a model"))
+	assert.Error(t, err)
+}

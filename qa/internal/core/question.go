@@ -1,0 +1,117 @@
+package core
+
+import (
+	"strings"
+
+	"github.com/textanalysis/go-textanalysis/internal/nlp"
+)
+
+// A Question is a tagged question with its answer-type cues.
+type Question struct {
+	Toks  []Tok
+	Wh    string // what, which, who, when, where, why, how, how_many, ..., or "none"
+	WhPos int    // token index of the wh-word, -1 if none
+	Head  string // stem of the noun the wh-word asks for ("year", "country"), or ""
+	// Terms are the distinct content stems with their weights (idf).
+	Terms map[string]float64
+	// Pos gives, for each content stem, its token index in the question.
+	Pos map[string]int
+	// Verbs are the stems of the question's content verbs.
+	Verbs map[string]bool
+	// Bigrams are adjacent content-stem pairs of the question, "a b".
+	Bigrams map[string]bool
+	// Prefix maps the first prefixLen bytes of the longer terms to the term,
+	// for loose matches ("invented" and "inventor", "Norway" and "Norwegian").
+	Prefix map[string]string
+}
+
+const prefixLen = 5
+
+var whWords = map[string]bool{"what": true, "which": true, "who": true, "whom": true, "whose": true,
+	"when": true, "where": true, "why": true, "how": true}
+
+var howMods = map[string]bool{"many": true, "much": true, "long": true, "old": true, "far": true,
+	"big": true, "large": true, "often": true, "tall": true, "high": true, "few": true, "early": true,
+	"late": true, "deep": true, "wide": true, "fast": true, "soon": true, "small": true, "heavy": true}
+
+// NewQuestion tags and analyses a question. idf weighs its terms.
+func NewQuestion(text string, idf func(string) float64) (*Question, error) {
+	ntoks, err := nlp.Tag(text)
+	if err != nil {
+		return nil, err
+	}
+	q := &Question{Wh: "none", WhPos: -1, Terms: map[string]float64{}, Pos: map[string]int{},
+		Verbs: map[string]bool{}, Bigrams: map[string]bool{}, Prefix: map[string]string{}}
+	for _, nt := range ntoks {
+		t := MakeTok(nt.Text, nt.Tag)
+		t.Start, t.End = nt.Start, nt.End
+		q.Toks = append(q.Toks, t)
+	}
+	for i, t := range q.Toks {
+		if whWords[t.Low] {
+			q.WhPos = i
+			q.Wh = t.Low
+			if t.Low == "whom" {
+				q.Wh = "who"
+			}
+			break
+		}
+	}
+	if q.WhPos < 0 {
+		// "Name the ...", "In 1990 X did ..." : the type is unknown.
+		if len(q.Toks) > 0 && (q.Toks[0].Low == "name" || q.Toks[0].Low == "list") {
+			q.Wh = "name"
+		}
+	} else {
+		j := q.WhPos + 1
+		if q.Wh == "how" && j < len(q.Toks) && howMods[q.Toks[j].Low] {
+			q.Wh = "how_" + q.Toks[j].Low
+		}
+		if q.Wh == "what" || q.Wh == "which" || q.Wh == "whose" || strings.HasPrefix(q.Wh, "how_") {
+			// Skip adjectives and determiners to reach the head noun:
+			// "what kind of", "which European country".
+			for k := j; k < len(q.Toks) && k < j+4; k++ {
+				tg := q.Toks[k].Tag
+				if strings.HasPrefix(tg, "NN") {
+					q.Head = q.Toks[k].Stem
+					if (q.Head == "kind" || q.Head == "type" || q.Head == "sort" || q.Head == "form" || q.Head == "part" || q.Head == "name") &&
+						k+2 < len(q.Toks) && q.Toks[k+1].Low == "of" {
+						q.Head = q.Head + "_of_" + q.Toks[k+2].Stem
+					}
+					break
+				}
+				if !(strings.HasPrefix(tg, "JJ") || tg == "DT" || tg == "RB" || q.Toks[k].Low == "many" || q.Toks[k].Low == "much") {
+					break
+				}
+			}
+		}
+		if (q.Wh == "what" || q.Wh == "which") && q.Head == "" && j < len(q.Toks) {
+			// "what is", "what did": keep the verb as a weak cue.
+			if strings.HasPrefix(q.Toks[j].Tag, "VB") || q.Toks[j].Tag == "MD" {
+				q.Head = "v:" + q.Toks[j].Stem
+			}
+		}
+	}
+	prev := ""
+	for i, t := range q.Toks {
+		if !t.Word || t.Stop {
+			prev = ""
+			continue
+		}
+		if _, ok := q.Terms[t.Stem]; !ok {
+			q.Terms[t.Stem] = idf(t.Stem)
+			q.Pos[t.Stem] = i
+			if len(t.Stem) >= prefixLen+1 {
+				q.Prefix[t.Stem[:prefixLen]] = t.Stem
+			}
+		}
+		if strings.HasPrefix(t.Tag, "VB") {
+			q.Verbs[t.Stem] = true
+		}
+		if prev != "" {
+			q.Bigrams[prev+" "+t.Stem] = true
+		}
+		prev = t.Stem
+	}
+	return q, nil
+}

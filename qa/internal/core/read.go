@@ -1,0 +1,142 @@
+package core
+
+import (
+	"context"
+	"math"
+	"strings"
+)
+
+// A Scored is a candidate with its score and probability among all
+// candidates of the question.
+type Scored struct {
+	Cand
+	Score float64
+	P     float64
+}
+
+// Merge joins documents (passages of one context) and their candidate
+// lists into one.
+func Merge(ds []*Doc, cs [][]Cand) (*Doc, []Cand) {
+	if len(ds) == 1 {
+		return ds[0], cs[0]
+	}
+	out := &Doc{}
+	var cands []Cand
+	for di, d := range ds {
+		base, sbase := len(out.Toks), len(out.Sents)
+		for _, c := range cs[di] {
+			cands = append(cands, Cand{S: c.S + base, E: c.E + base, K: c.K})
+		}
+		for _, t := range d.Toks {
+			t.Sent += sbase
+			t.index += base
+			out.Toks = append(out.Toks, t)
+		}
+		for _, s := range d.Sents {
+			out.Sents = append(out.Sents, [2]int{s[0] + base, s[1] + base})
+		}
+	}
+	return out, cands
+}
+
+// AllCandidates lists the candidates of every sentence of d.
+func AllCandidates(d *Doc) []Cand {
+	var out []Cand
+	for si := range d.Sents {
+		out = append(out, Candidates(d, si)...)
+	}
+	return out
+}
+
+// Rank scores every candidate and returns them with softmax probabilities,
+// in candidate order.
+func (m *Model) Rank(ctx context.Context, c *Ctx, cands []Cand) ([]Scored, error) {
+	out := make([]Scored, len(cands))
+	buf := make([]uint32, 0, 128)
+	mx := math.Inf(-1)
+	for i, cd := range cands {
+		if i%64 == 0 {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+		}
+		buf = c.Features(cd, buf[:0])
+		s := m.Score(buf)
+		out[i] = Scored{Cand: cd, Score: s}
+		mx = math.Max(mx, s)
+	}
+	z := 0.0
+	for i := range out {
+		out[i].P = math.Exp(out[i].Score - mx)
+		z += out[i].P
+	}
+	for i := range out {
+		out[i].P /= z
+	}
+	return out, nil
+}
+
+// Best returns the best candidate and its score: the summed probability
+// of every candidate with the same normalised text, which also decides
+// between candidates.
+func Best(d *Doc, ss []Scored) (Scored, float64, bool) {
+	if len(ss) == 0 {
+		return Scored{}, 0, false
+	}
+	mass := map[string]float64{}
+	key := func(s Scored) string {
+		var b strings.Builder
+		for i := s.S; i < s.E; i++ {
+			if d.Toks[i].Low == "the" || d.Toks[i].Low == "a" || d.Toks[i].Low == "an" || !d.Toks[i].Word {
+				continue
+			}
+			b.WriteString(d.Toks[i].Low)
+			b.WriteByte(' ')
+		}
+		return b.String()
+	}
+	for _, s := range ss {
+		mass[key(s)] += s.P
+	}
+	best, bm := -1, -1.0
+	for i, s := range ss {
+		// Ties on mass go to the more probable single span.
+		m := mass[key(s)] + 1e-9*s.P
+		if m > bm {
+			best, bm = i, m
+		}
+	}
+	return ss[best], math.Min(1, mass[key(ss[best])]), true
+}
+
+// Echo reports whether every content word of the candidate is a question
+// term: such a span repeats the question rather than answering it.
+func Echo(d *Doc, q *Question, c Cand) bool {
+	content := 0
+	for i := c.S; i < c.E; i++ {
+		t := &d.Toks[i]
+		if !t.Word || t.Stop {
+			continue
+		}
+		content++
+		if _, ok := q.Terms[t.Stem]; !ok {
+			return false
+		}
+	}
+	return content > 0
+}
+
+// DropEchoes removes the candidates that only repeat the question, unless
+// nothing else is left.
+func DropEchoes(d *Doc, q *Question, ss []Scored) []Scored {
+	out := make([]Scored, 0, len(ss))
+	for _, s := range ss {
+		if !Echo(d, q, s.Cand) {
+			out = append(out, s)
+		}
+	}
+	if len(out) == 0 {
+		return ss
+	}
+	return out
+}

@@ -1,0 +1,215 @@
+package core
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/textanalysis/go-textanalysis/internal/nlp"
+)
+
+// A Tok is a token of a context or a question with what the features need.
+type Tok struct {
+	Text  string
+	Low   string // lower case
+	Stem  string // light stem of Low
+	Tag   string // Penn Treebank tag
+	Start int    // code points, end exclusive
+	End   int
+	Sent  int  // sentence index in the Doc
+	Word  bool // has a letter or digit
+	Stop  bool // a function word
+	Cap   bool // starts with an upper-case letter
+	Digit bool // holds a digit
+	index int  // position in the Doc
+}
+
+// A Doc is a tagged context (or one passage of it), split into sentences.
+type Doc struct {
+	Toks  []Tok
+	Sents [][2]int // token ranges [from, to)
+}
+
+// NewDoc tags text and splits it into sentences. base is added to every
+// offset, so a passage of a longer text keeps the offsets of the whole.
+func NewDoc(text string, base int) (*Doc, error) {
+	ntoks, err := nlp.Tag(text)
+	if err != nil {
+		return nil, err
+	}
+	sents, err := nlp.Sentences(text)
+	if err != nil {
+		return nil, err
+	}
+	d := &Doc{Toks: make([]Tok, 0, len(ntoks))}
+	si := 0
+	rs := []rune(text)
+	lineToks := 0 // tokens since the last line break
+	extra := 0    // sentences added at line breaks
+	for k, nt := range ntoks {
+		// A token belongs to the sentence whose end it does not pass.
+		for si < len(sents)-1 && nt.Start >= sents[si].End {
+			si++
+		}
+		// The splitter runs headings and paragraphs together when they
+		// lack a full stop: a blank line always ends a sentence, a line
+		// break does after a short line without final punctuation.
+		if k > 0 {
+			prev := ntoks[k-1]
+			nl := 0
+			for _, r := range rs[min(prev.End, len(rs)):min(nt.Start, len(rs))] {
+				if r == '\n' {
+					nl++
+				}
+			}
+			if nl > 0 {
+				last := prev.Text
+				if nl > 1 || (lineToks <= 12 && last != "." && last != "," && last != ";" && last != ":") {
+					if d.Toks[len(d.Toks)-1].Sent == si+extra {
+						extra++
+					}
+				}
+				lineToks = 0
+			}
+		}
+		lineToks++
+		t := MakeTok(nt.Text, nt.Tag)
+		t.Start, t.End = nt.Start+base, nt.End+base
+		t.Sent = si + extra
+		d.Toks = append(d.Toks, t)
+	}
+	// Sentence token ranges; empty sentences are dropped and indices
+	// renumbered.
+	from := 0
+	for i := 0; i <= len(d.Toks); i++ {
+		if i == len(d.Toks) || (i > from && d.Toks[i].Sent != d.Toks[from].Sent) {
+			if i > from {
+				d.Sents = append(d.Sents, [2]int{from, i})
+			}
+			from = i
+		}
+	}
+	for si, r := range d.Sents {
+		for i := r[0]; i < r[1]; i++ {
+			d.Toks[i].Sent = si
+		}
+	}
+	for i := range d.Toks {
+		d.Toks[i].index = i
+	}
+	// Very long sentences (lists, tables flattened to text) are cut so
+	// that window features and candidate counts stay bounded.
+	d.Sents = cutLong(d, 80)
+	return d, nil
+}
+
+func cutLong(d *Doc, max int) [][2]int {
+	var out [][2]int
+	for _, r := range d.Sents {
+		for r[1]-r[0] > max {
+			out = append(out, [2]int{r[0], r[0] + max})
+			r[0] += max
+		}
+		out = append(out, r)
+	}
+	for si, r := range out {
+		for i := r[0]; i < r[1]; i++ {
+			d.Toks[i].Sent = si
+		}
+	}
+	return out
+}
+
+// MakeTok fills the derived fields of a token.
+func MakeTok(text, tag string) Tok {
+	low := strings.ToLower(text)
+	t := Tok{Text: text, Low: low, Tag: tag}
+	for _, r := range text {
+		if unicode.IsLetter(r) || unicode.IsDigit(r) {
+			t.Word = true
+		}
+		if unicode.IsDigit(r) {
+			t.Digit = true
+		}
+	}
+	if r, _ := utf8.DecodeRuneInString(text); unicode.IsUpper(r) {
+		t.Cap = true
+	}
+	t.Stop = stopWords[low]
+	t.Stem = Stem(low)
+	return t
+}
+
+// Stem is a light suffix stripper: enough to match "founded" with
+// "founding" and "cities" with "city", cheap and predictable.
+func Stem(w string) string {
+	if irr, ok := irregular[w]; ok {
+		return irr
+	}
+	if len(w) <= 3 {
+		return w
+	}
+	switch {
+	case strings.HasSuffix(w, "ies") && len(w) > 4:
+		return w[:len(w)-3] + "y"
+	case strings.HasSuffix(w, "ied") && len(w) > 4:
+		return w[:len(w)-3] + "y"
+	case strings.HasSuffix(w, "sses"):
+		return w[:len(w)-2]
+	case strings.HasSuffix(w, "ness") && len(w) > 6:
+		return w[:len(w)-4]
+	case strings.HasSuffix(w, "ing") && len(w) > 5:
+		return undouble(w[:len(w)-3])
+	case strings.HasSuffix(w, "ed") && len(w) > 4:
+		return undouble(w[:len(w)-2])
+	case strings.HasSuffix(w, "ly") && len(w) > 5:
+		return w[:len(w)-2]
+	case strings.HasSuffix(w, "'s") || strings.HasSuffix(w, "’s"):
+		return strings.TrimSuffix(strings.TrimSuffix(w, "'s"), "’s")
+	case strings.HasSuffix(w, "es") && len(w) > 4 && (strings.HasSuffix(w, "shes") || strings.HasSuffix(w, "ches") || strings.HasSuffix(w, "xes")):
+		return w[:len(w)-2]
+	case strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ss") && !strings.HasSuffix(w, "us") && !strings.HasSuffix(w, "is"):
+		return w[:len(w)-1]
+	}
+	return strings.TrimSuffix(w, "e")
+}
+
+func undouble(w string) string {
+	n := len(w)
+	if n >= 2 && w[n-1] == w[n-2] && !strings.ContainsRune("lsz", rune(w[n-1])) {
+		return w[:n-1]
+	}
+	return strings.TrimSuffix(w, "e")
+}
+
+var irregular = map[string]string{
+	"was": "be", "were": "be", "is": "be", "are": "be", "been": "be", "being": "be",
+	"has": "have", "had": "have", "having": "have", "did": "do", "does": "do", "done": "do",
+	"went": "go", "gone": "go", "made": "make", "built": "build", "won": "win", "began": "begin",
+	"begun": "begin", "wrote": "write", "written": "write", "took": "take", "taken": "take",
+	"gave": "give", "given": "give", "found": "find", "became": "become", "known": "know",
+	"knew": "know", "held": "hold", "led": "lead", "left": "leave", "lost": "lose", "paid": "pay",
+	"sold": "sell", "told": "tell", "thought": "think", "brought": "bring", "bought": "buy",
+	"men": "man", "women": "woman", "children": "child", "people": "person", "saw": "see",
+	"seen": "see", "came": "come", "ran": "run", "spoke": "speak", "spoken": "speak",
+	"chose": "choose", "chosen": "choose", "fell": "fall", "fallen": "fall", "grew": "grow",
+	"grown": "grow", "drew": "draw", "drawn": "draw", "meant": "mean", "sent": "send",
+	"spent": "spend", "stood": "stand", "struck": "strike", "taught": "teach", "fought": "fight",
+	"caught": "catch", "sought": "seek", "died": "die", "dies": "die", "dying": "die",
+	"named": "name", "called": "call",
+}
+
+var stopWords = func() map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields(`a an the of in on at to for from by with about as into onto upon
+		and or but nor so yet if then than that this these those there here
+		is are was were be been being am do does did done have has had having
+		i me my we our you your he him his she her it its they them their
+		what which who whom whose when where why how
+		not no can could would should will shall may might must
+		also very more most some any all each other such only own same just
+		one ' 's ’s , . ; : ? ! " “ ” ( ) - – — ' ‘ ’`) {
+		m[w] = true
+	}
+	return m
+}()

@@ -1,0 +1,232 @@
+package qa
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+const passage = "Ada Lovelace was born in London on 10 December 1815. " +
+	"She worked with Charles Babbage on the Analytical Engine, a mechanical computer. " +
+	"Her notes on the engine were published in 1843 and include the first published algorithm. " +
+	"She died at the age of 36."
+
+func testReader(tb testing.TB, opts Options) *Reader {
+	tb.Helper()
+	r, err := New(opts)
+	require.NoError(tb, err)
+	return r
+}
+
+func TestAnswer(t *testing.T) {
+	r := testReader(t, Options{Threshold: -1})
+	article, err := os.ReadFile("testdata/article.txt")
+	require.NoError(t, err)
+	long := strings.Repeat("Unrelated filler about gardening, soil and the weather in spring. ", 300) +
+		"\n\n" + string(article) + "\n\n" +
+		strings.Repeat("More filler on cooking pasta with tomatoes and basil. ", 300)
+	tests := []struct {
+		name     string
+		question string
+		context  string
+		want     string
+	}{
+		{"when born", "When was Ada Lovelace born?", passage, "10 December 1815"},
+		{"where born", "Where was Ada Lovelace born?", passage, "London"},
+		{"who worked with", "Who did Ada Lovelace work with?", passage, "Charles Babbage"},
+		{"year published", "In what year were her notes published?", passage, "1843"},
+		{"teacher", "Under whom did Greaves train in Glasgow?", string(article), "Thomas Aird"},
+		{"how tall", "How tall is the tower?", string(article), "38 metres"},
+		{"how many members", "How many members does the Wendle Historical Society have?", string(article), "about 400"},
+		{"long context", "Who was the last resident keeper?", long, "Edwin Marsh"},
+		{"long context year", "When was the light converted to electricity?", long, "1936"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := r.Answer(t.Context(), tt.question, tt.context)
+			require.NoError(t, err)
+			require.True(t, got.Found)
+			assert.Equal(t, tt.want, got.Text)
+			assert.Equal(t, tt.want, string([]rune(tt.context)[got.Start:got.End]))
+			assert.True(t, got.Score > 0 && got.Score <= 1, "score %v", got.Score)
+		})
+	}
+}
+
+func TestAnswerErrors(t *testing.T) {
+	r := testReader(t, Options{MaxContextRunes: 50, MaxQuestionRunes: 20})
+	tests := []struct {
+		name     string
+		question string
+		context  string
+		want     error
+	}{
+		{"empty question", "  ?? ", "Some text.", ErrEmptyQuestion},
+		{"long question", strings.Repeat("why ", 10), "Some text.", ErrTooLong},
+		{"long context", "Who?", strings.Repeat("é", 51), ErrTooLong},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := r.Answer(t.Context(), tt.question, tt.context)
+			assert.ErrorIs(t, err, tt.want)
+		})
+	}
+	ctx, cancel := context.WithCancel(t.Context())
+	cancel()
+	_, err := r.Answer(ctx, "Who?", "Ada met Alan.")
+	assert.ErrorIs(t, err, context.Canceled)
+}
+
+func TestNoAnswer(t *testing.T) {
+	r := testReader(t, Options{})
+	for _, c := range []string{"", "   ", "... !!! ...", "and of the"} {
+		got, err := r.Answer(t.Context(), "Who built it?", c)
+		require.NoError(t, err)
+		assert.Equal(t, Answer{}, got)
+	}
+	// A context that shares no word with the question.
+	got, err := r.Answer(t.Context(), "What is the capital of Peru?", passage)
+	require.NoError(t, err)
+	assert.False(t, got.Found)
+	// A threshold no answer can reach.
+	strict := testReader(t, Options{Threshold: 1.01})
+	got, err = strict.Answer(t.Context(), "Where was Ada Lovelace born?", passage)
+	require.NoError(t, err)
+	assert.False(t, got.Found)
+}
+
+func TestOffsetsUnicode(t *testing.T) {
+	r := testReader(t, Options{Threshold: -1})
+	ctx := "Zoë “the great” Müller, born in Köln in 1901, painted the Café Ørsted mural. \xff Bad bytes follow."
+	got, err := r.Answer(t.Context(), "Where was Zoë Müller born?", ctx)
+	require.NoError(t, err)
+	require.True(t, got.Found)
+	assert.Equal(t, "Köln", got.Text)
+	assert.Equal(t, got.Text, string([]rune(ctx)[got.Start:got.End]))
+}
+
+func TestAnswerJSON(t *testing.T) {
+	tests := []struct {
+		name string
+		in   Answer
+		want string
+	}{
+		{"found", Answer{Text: "London", Score: 0.5, Start: 25, End: 31, Found: true},
+			`{"answer":"London","score":0.5,"start":25,"end":31}`},
+		{"not found", Answer{}, `{"answer":null,"score":0,"start":null,"end":null}`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			b, err := json.Marshal(tt.in)
+			require.NoError(t, err)
+			assert.JSONEq(t, tt.want, string(b))
+			var back Answer
+			require.NoError(t, json.Unmarshal(b, &back))
+			assert.Equal(t, tt.in, back)
+		})
+	}
+}
+
+func TestConcurrent(t *testing.T) {
+	r := testReader(t, Options{Threshold: -1})
+	done := make(chan string, 8)
+	for range 8 {
+		go func() {
+			a, err := r.Answer(context.Background(), "Where was Ada Lovelace born?", passage)
+			if err != nil {
+				done <- err.Error()
+				return
+			}
+			done <- a.Text
+		}()
+	}
+	for range 8 {
+		assert.Equal(t, "London", <-done)
+	}
+}
+
+func FuzzAnswer(f *testing.F) {
+	f.Add("Who met Alan?", "Ada met “Alan” in\nLondon on 3 May 1833.")
+	f.Add("How many?", "$100 (approx.) U.S. e-mail: a@b.co :-) 12% of 3,000 people")
+	f.Add("what", "\xff\xfe ééé \n\n\n (((")
+	r := testReader(f, Options{Threshold: -1})
+	f.Fuzz(func(t *testing.T, question, text string) {
+		a, err := r.Answer(t.Context(), question, text)
+		if err != nil || !a.Found {
+			return
+		}
+		rs := []rune(text)
+		if a.Start < 0 || a.Start >= a.End || a.End > len(rs) || string(rs[a.Start:a.End]) != a.Text {
+			t.Fatalf("bad span %+v in %q", a, text)
+		}
+		if a.Score < 0 || a.Score > 1 {
+			t.Fatalf("score %v out of range", a.Score)
+		}
+	})
+}
+
+func TestCache(t *testing.T) {
+	r := testReader(t, Options{Threshold: -1, CacheSize: 1})
+	other := "Greaves trained in Glasgow under the shipbuilder Thomas Aird."
+	for range 2 {
+		for _, tt := range []struct{ q, ctx, want string }{
+			{"Where was Ada Lovelace born?", passage, "London"},
+			{"Under whom did Greaves train?", other, "Thomas Aird"},
+		} {
+			got, err := r.Answer(t.Context(), tt.q, tt.ctx)
+			require.NoError(t, err)
+			assert.Equal(t, tt.want, got.Text)
+		}
+	}
+	assert.Len(t, r.cache.m, 1)
+}
+
+// BenchmarkAnswer measures one question on a fresh paragraph: tagging,
+// candidates and ranking (the cache is off).
+func BenchmarkAnswer(b *testing.B) {
+	r := testReader(b, Options{CacheSize: -1})
+	article, err := os.ReadFile("testdata/article.txt")
+	require.NoError(b, err)
+	paragraphs := strings.Split(string(article), "\n\n")
+	p := paragraphs[1] + " " + paragraphs[2]
+	b.ReportAllocs()
+	b.SetBytes(int64(len(p)))
+	for b.Loop() {
+		if _, err := r.Answer(context.Background(), "Who designed the Harbour Lighthouse?", p); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkAnswerCached measures a question on a paragraph already tagged.
+func BenchmarkAnswerCached(b *testing.B) {
+	r := testReader(b, Options{})
+	b.ReportAllocs()
+	b.SetBytes(int64(len(passage)))
+	for b.Loop() {
+		if _, err := r.Answer(context.Background(), "Who did Ada Lovelace work with?", passage); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkAnswerArticle measures a question on a 30,000-character text:
+// retrieval of three passages, then reading them.
+func BenchmarkAnswerArticle(b *testing.B) {
+	article, err := os.ReadFile("testdata/article.txt")
+	require.NoError(b, err)
+	long := strings.Repeat(string(article)+"\n\n", 20)
+	r := testReader(b, Options{CacheSize: -1})
+	b.ReportAllocs()
+	b.SetBytes(int64(len(long)))
+	for b.Loop() {
+		if _, err := r.Answer(context.Background(), "When was the light automated?", long); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -1,0 +1,437 @@
+package lr
+
+import (
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// NumDense is the number of dense (VADER) features of [Dense].
+const NumDense = 8
+
+// Vader is what the VADER model says about a text: the whole-text scores
+// and the mean compound of its sentences.
+type Vader struct {
+	Compound, Pos, Neu, Neg float64
+	MeanSentence            float64
+}
+
+// Dense turns VADER's scores and the token count into the dense features.
+func Dense(v Vader, tokens int) [NumDense]float64 {
+	return [NumDense]float64{
+		v.Compound, v.MeanSentence, v.Pos, v.Neg, v.Neu,
+		math.Abs(v.Compound), math.Abs(v.MeanSentence), math.Log1p(float64(tokens)) / 5,
+	}
+}
+
+// negators open a negation scope.
+var negators = map[string]bool{
+	"not": true, "no": true, "never": true, "nothing": true, "nobody": true, "none": true,
+	"nor": true, "neither": true, "cannot": true, "without": true, "hardly": true, "barely": true,
+	"nowhere": true, "dont": true, "cant": true, "wont": true, "didnt": true, "doesnt": true,
+	"isnt": true, "wasnt": true, "arent": true, "werent": true, "couldnt": true, "shouldnt": true,
+	"wouldnt": true, "aint": true, "havent": true, "hasnt": true, "hadnt": true,
+}
+
+// Tokens appends the normalised tokens of text to dst: lower case words
+// (apostrophes kept, "n't" split off as "not", letters repeated three times
+// or more squeezed to two), "@user" for mentions, "<url>" for links,
+// "0" for numbers, and "!", "?" and symbol characters (emoji) as tokens of
+// their own. A "." stands for any clause boundary (. , ; : and line breaks).
+func Tokens(dst []string, text string) []string {
+	if strings.Contains(text, `\u`) {
+		text = unescapeU(text)
+	}
+	i := 0
+	for i < len(text) {
+		r, size := utf8.DecodeRuneInString(text[i:])
+		switch {
+		case r == '@' || r == '#':
+			j := i + size
+			for j < len(text) {
+				r2, s2 := utf8.DecodeRuneInString(text[j:])
+				if !isWordRune(r2) || r2 == '\'' {
+					break
+				}
+				j += s2
+			}
+			if r == '@' && j > i+size {
+				dst = append(dst, "@user")
+				i = j
+				continue
+			}
+			i += size
+		case isWordRune(r) && r != '\'':
+			j := i + size
+			for j < len(text) {
+				r2, s2 := utf8.DecodeRuneInString(text[j:])
+				if !isWordRune(r2) {
+					break
+				}
+				j += s2
+			}
+			w := text[i:j]
+			if (strings.HasPrefix(w, "http") || strings.HasPrefix(w, "www")) && j < len(text) && (text[j] == ':' || text[j] == '.') {
+				// a link: skip to the next space
+				for j < len(text) && !unicode.IsSpace(rune(text[j])) {
+					j++
+				}
+				dst = append(dst, "<url>")
+				i = j
+				continue
+			}
+			dst = appendWord(dst, w)
+			i = j
+		case (r == ':' || r == ';' || r == '=' || r == '<') && emoticonLen(text[i:]) > 0:
+			n := emoticonLen(text[i:])
+			dst = append(dst, text[i:i+n])
+			i += n
+		case r == '!' || r == '?':
+			dst = append(dst, text[i:i+size])
+			i += size
+		case r == '.' || r == ',' || r == ';' || r == ':' || r == '\n' || r == '…':
+			if len(dst) > 0 && dst[len(dst)-1] != "." {
+				dst = append(dst, ".")
+			}
+			i += size
+		case unicode.IsSymbol(r) && r >= 0x2000:
+			if r != 0xfe0f {
+				dst = append(dst, text[i:i+size])
+			}
+			i += size
+		default:
+			i += size
+		}
+	}
+	return dst
+}
+
+func isWordRune(r rune) bool {
+	return unicode.IsLetter(r) || unicode.IsDigit(r) || r == '\'' || r == '’' || r == '_'
+}
+
+// appendWord normalises one word and appends it (and "not" for n't).
+func appendWord(dst []string, w string) []string {
+	w = strings.ToLower(strings.ReplaceAll(w, "’", "'"))
+	w = strings.Trim(w, "'")
+	if w == "" {
+		return dst
+	}
+	if w == "n't" {
+		return append(dst, "not")
+	}
+	if strings.HasSuffix(w, "n't") {
+		stem := w[:len(w)-3]
+		switch stem {
+		case "ca":
+			stem = "can"
+		case "wo":
+			stem = "will"
+		case "ai":
+			stem = "is"
+		}
+		if stem != "" {
+			dst = append(dst, squeeze(stem))
+		}
+		return append(dst, "not")
+	}
+	if w[0] >= '0' && w[0] <= '9' {
+		if _, err := strconv.ParseFloat(strings.ReplaceAll(w, ",", ""), 64); err == nil {
+			return append(dst, "0")
+		}
+	}
+	return append(dst, squeeze(w))
+}
+
+// squeeze shortens runs of three or more equal letters to two.
+func squeeze(w string) string {
+	run, last := 0, rune(-1)
+	need := false
+	for _, r := range w {
+		if r == last {
+			run++
+			if run >= 3 {
+				need = true
+				break
+			}
+		} else {
+			run, last = 1, r
+		}
+	}
+	if !need {
+		return w
+	}
+	var b strings.Builder
+	run, last = 0, -1
+	for _, r := range w {
+		if r == last {
+			run++
+		} else {
+			run, last = 1, r
+		}
+		if run <= 2 {
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+// unescapeU decodes literal \uXXXX escapes (as some tweet corpora keep them).
+func unescapeU(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] == '\\' && i+6 <= len(s) && s[i+1] == 'u' {
+			if n, err := strconv.ParseUint(s[i+2:i+6], 16, 32); err == nil {
+				b.WriteRune(rune(n))
+				i += 5
+				continue
+			}
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
+}
+
+const (
+	fnvOffset = 2166136261
+	fnvPrime  = 16777619
+)
+
+func hashString(h uint32, s string) uint32 {
+	for i := 0; i < len(s); i++ {
+		h ^= uint32(s[i])
+		h *= fnvPrime
+	}
+	return h
+}
+
+// Hashes appends the feature hashes of toks to dst: every word, marked when
+// it lies in a negation scope (after a negator up to the next clause
+// boundary), and every pair of adjacent words within a clause.
+//
+// Each feature appears once (presence, not counts), sorted, so that
+// repeating a text does not change its features.
+func Hashes(dst []uint32, toks []string) []uint32 {
+	start := len(dst)
+	neg := false
+	prev := uint32(0)
+	havePrev := false
+	for _, t := range toks {
+		if t == "." {
+			neg, havePrev = false, false
+			continue
+		}
+		h := hashString(fnvOffset, t)
+		if neg {
+			h = h*fnvPrime ^ 0x9e3779b9
+		}
+		dst = append(dst, h)
+		if havePrev {
+			dst = append(dst, (prev*31+h)*fnvPrime^0x85ebca6b)
+		} else {
+			dst = append(dst, (0x27d4eb2d+h)*fnvPrime^0x85ebca6b) // clause start + word
+		}
+		prev, havePrev = h, true
+		switch {
+		case negators[t]:
+			neg = true
+		case t == "but" || t == "!" || t == "?":
+			neg = false
+		}
+	}
+	feats := dst[start:]
+	slices.Sort(feats)
+	dst = append(dst[:start], slices.Compact(feats)...)
+	return dst
+}
+
+// emoticonLen is the length of the emoticon s starts with (":)", ";-(",
+// ":D", "<3", …), or 0.
+func emoticonLen(s string) int {
+	if strings.HasPrefix(s, "<3") {
+		return 2
+	}
+	if s[0] != ':' && s[0] != ';' && s[0] != '=' {
+		return 0
+	}
+	j := 1
+	if j < len(s) && (s[j] == '-' || s[j] == '\'') {
+		j++
+	}
+	if j < len(s) && strings.IndexByte(")(DPp/|3O*][", s[j]) >= 0 {
+		j++
+		// a letter right after (":Dear") is not an emoticon
+		if j < len(s) && isWordRune(rune(s[j])) && s[j] < utf8.RuneSelf {
+			return 0
+		}
+		return j
+	}
+	return 0
+}
+
+// Domain flags of a text, used by the blend.
+type Domain struct {
+	Tweet bool // mentions, hashtags, links or emoji
+	Tok   bool // lower-cased and tokenised like the SST ("it 's", "do n't")
+	Long  bool // at least LongWords words (a review rather than a sentence)
+}
+
+// LongWords is the number of space-separated words from which a text is
+// [Domain.Long].
+const LongWords = 60
+
+// DomainOf guesses the kind of text.
+func DomainOf(text string) Domain {
+	var d Domain
+	upper := false
+	words, inWord := 0, false
+	for _, r := range text {
+		if unicode.IsSpace(r) {
+			inWord = false
+		} else if !inWord {
+			inWord = true
+			words++
+		}
+		switch {
+		case r == '@' || r == '#' || r >= 0x1F000:
+			d.Tweet = true
+		case unicode.IsUpper(r):
+			upper = true
+		}
+	}
+	d.Long = words >= LongWords
+	if strings.Contains(text, "http") {
+		d.Tweet = true
+	}
+	d.Tok = !upper && (strings.Contains(text, " 's ") || strings.Contains(text, " n't ") ||
+		strings.Contains(text, " , ") || strings.HasSuffix(text, " ."))
+	return d
+}
+
+// AfterContrast returns the tokens after the last contrast word ("but",
+// "however", "nevertheless", "nonetheless") of toks, or nil when there is
+// none or nothing follows it. What follows the contrast usually carries the
+// writer's verdict ("a fine cast, but the script is a mess").
+func AfterContrast(toks []string) []string {
+	for i := len(toks) - 1; i >= 0; i-- {
+		switch toks[i] {
+		case "but", "however", "nevertheless", "nonetheless":
+			if i+1 < len(toks) {
+				return toks[i+1:]
+			}
+			return nil
+		}
+	}
+	return nil
+}
+
+// Text is a featurised text: what the model reads.
+type Text struct {
+	Hashes []uint32 // see [Hashes]
+	// After holds the hashes of the part after the last contrast word
+	// (see [AfterContrast]); nil when there is none.
+	After []uint32
+	// Clauses holds the hashes of each clause, one after the other,
+	// clause k ending at ClauseEnd[k]; empty unless the text has two
+	// clauses or more and is not long.
+	Clauses   []uint32
+	ClauseEnd []int
+	Dense     [NumDense]float64
+	Domain    Domain
+
+	afterBuf []uint32
+}
+
+// Featurize fills t (reusing its slices) from the tokens, VADER's scores
+// and the domain of a text.
+func Featurize(t *Text, toks []string, v Vader, d Domain) {
+	t.Domain = d
+	t.Dense = Dense(v, len(toks))
+	t.Hashes = Hashes(t.Hashes[:0], toks)
+	t.After = nil
+	if ac := AfterContrast(toks); ac != nil {
+		t.afterBuf = Hashes(t.afterBuf[:0], ac)
+		t.After = t.afterBuf
+	}
+	t.Clauses, t.ClauseEnd = t.Clauses[:0], t.ClauseEnd[:0]
+	if d.Long {
+		return
+	}
+	start := 0
+	for i := 0; i <= len(toks); i++ {
+		if i < len(toks) && toks[i] != "." {
+			continue
+		}
+		if i > start {
+			t.Clauses = Hashes(t.Clauses, toks[start:i])
+			t.ClauseEnd = append(t.ClauseEnd, len(t.Clauses))
+		}
+		start = i + 1
+	}
+	if len(t.ClauseEnd) < 2 {
+		t.Clauses, t.ClauseEnd = t.Clauses[:0], t.ClauseEnd[:0]
+	}
+}
+
+// Logits are a polarity head's logits for a text and its parts.
+type Logits struct {
+	Z     float64 // the whole text
+	After float64 // the part after the last contrast word, 0 if none
+	// Highest, lowest and last logit of the clauses; Z when the text
+	// has a single clause.
+	ClMax, ClMin, ClLast float64
+}
+
+// Logits scores t and its parts with the sparse weights of h.
+func (h *Head) Logits(t *Text) Logits {
+	var zero [NumDense]float64
+	l := Logits{Z: h.Logit(t.Hashes, &zero)}
+	if t.After != nil {
+		l.After = h.Logit(t.After, &zero)
+	}
+	l.ClMax, l.ClMin, l.ClLast = l.Z, l.Z, l.Z
+	start := 0
+	for k, end := range t.ClauseEnd {
+		z := h.Logit(t.Clauses[start:end], &zero)
+		if k == 0 {
+			l.ClMax, l.ClMin = z, z
+		}
+		l.ClMax, l.ClMin, l.ClLast = max(l.ClMax, z), min(l.ClMin, z), z
+		start = end
+	}
+	return l
+}
+
+// NumBlend is the number of blend features of [BlendFeatures].
+const NumBlend = 29
+
+// BlendFeatures are the inputs of the final polarity blend: the general
+// polarity head's logits l for the text and its parts, the tokenised-text
+// head's logit zTok, VADER's scores, and their interactions with the
+// domain.
+func BlendFeatures(l Logits, zTok float64, t *Text) [NumBlend]float64 {
+	d, dense := t.Domain, &t.Dense
+	tw, tk := b2f(d.Tweet), b2f(d.Tok)
+	c, mean, logn := dense[0], dense[1], dense[7]
+	ct := b2f(t.After != nil)
+	z := l.Z
+	return [NumBlend]float64{
+		1, z, z * tw, z * tk, z * logn,
+		c, c * tw, c * tk, mean, mean * tw, mean * logn,
+		dense[2], dense[3], tw, tk, logn,
+		c * math.Abs(c), mean * math.Abs(mean),
+		l.After * ct, z * ct, l.After * ct * tk,
+		zTok * tk, zTok * (1 - tk),
+		l.ClMax, l.ClMin, l.ClLast, l.ClMax * tk, l.ClMin * tk, l.ClLast * tk,
+	}
+}
+
+func b2f(b bool) float64 {
+	if b {
+		return 1
+	}
+	return 0
+}

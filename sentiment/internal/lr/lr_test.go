@@ -1,0 +1,113 @@
+package lr
+
+import (
+	"bytes"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func TestTokens(t *testing.T) {
+	tests := []struct {
+		in   string
+		want []string
+	}{
+		{"Don't buy it!!", []string{"do", "not", "buy", "it", "!", "!"}},
+		{"it does n't work .", []string{"it", "does", "not", "work", "."}},
+		{"@bob sooooo good :) http://x.co/a", []string{"@user", "soo", "good", ":)", "<url>"}},
+		{`I\u2019m happy, 100%`, []string{"i'm", "happy", ".", "0"}},
+		{"Can't; won't", []string{"can", "not", ".", "will", "not"}},
+		{"love it ❤️ <3", []string{"love", "it", "❤", "<3"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.in, func(t *testing.T) {
+			assert.Equal(t, tt.want, Tokens(nil, tt.in))
+		})
+	}
+}
+
+func TestHashesNegationAndPresence(t *testing.T) {
+	pos := Hashes(nil, []string{"good"})
+	neg := Hashes(nil, []string{"not", "good"})
+	word := hashString(fnvOffset, "good")
+	assert.Contains(t, pos, word)
+	assert.NotContains(t, neg, word, "negated word hashes differently")
+	assert.Equal(t, Hashes(nil, []string{"good", ".", "good"}), Hashes(nil, []string{"good"}))
+}
+
+func TestAfterContrast(t *testing.T) {
+	tests := []struct {
+		in   []string
+		want []string
+	}{
+		{[]string{"good", "cast", "but", "dull", "script"}, []string{"dull", "script"}},
+		{[]string{"a", "but", "b", "however", "c"}, []string{"c"}},
+		{[]string{"fine", "but"}, nil},
+		{[]string{"no", "contrast"}, nil},
+	}
+	for _, tt := range tests {
+		assert.Equal(t, tt.want, AfterContrast(tt.in), "%v", tt.in)
+	}
+}
+
+func TestFeaturize(t *testing.T) {
+	var x Text
+	toks := Tokens(nil, "The cast is fine, but the script is a mess.")
+	Featurize(&x, toks, Vader{Compound: 0.2}, DomainOf("The cast is fine"))
+	assert.Equal(t, Hashes(nil, toks), x.Hashes)
+	assert.Equal(t, Hashes(nil, []string{"the", "script", "is", "a", "mess", "."}), x.After)
+	require.Len(t, x.ClauseEnd, 2)
+	assert.Equal(t, len(x.Clauses), x.ClauseEnd[1])
+	assert.InDelta(t, 0.2, x.Dense[0], 1e-12)
+
+	// Reuse: a text without contrast or clauses clears them.
+	Featurize(&x, Tokens(nil, "fine"), Vader{}, Domain{})
+	assert.Nil(t, x.After)
+	assert.Empty(t, x.ClauseEnd)
+	assert.Empty(t, x.Clauses)
+}
+
+func TestModelRoundTrip(t *testing.T) {
+	m := &Model{Pol: NewHead(4), Subj: NewHead(3), Tok: NewHead(2), Tau: 0.4, Band: 0.2}
+	m.Pol.W[3], m.Pol.Dense[1], m.Pol.Bias = 0.5, -1.25, 0.125
+	m.Subj.W[7] = -2
+	m.Blend[2] = 3
+	var b bytes.Buffer
+	require.NoError(t, m.Write(&b))
+	got, err := Read(&b)
+	require.NoError(t, err)
+	assert.InDelta(t, 0.5, got.Pol.W[3], 1e-4)
+	assert.InDelta(t, -2, got.Subj.W[7], 1e-4)
+	assert.Equal(t, m.Pol.Dense, got.Pol.Dense)
+	assert.Equal(t, m.Blend, got.Blend)
+	assert.Equal(t, m.Tau, got.Tau)
+	assert.Equal(t, m.Band, got.Band)
+	_, err = Read(bytes.NewReader([]byte("nope")))
+	assert.Error(t, err)
+}
+
+func TestEmbedded(t *testing.T) {
+	m, err := Embedded()
+	require.NoError(t, err)
+	assert.Greater(t, m.Tau, 0.0)
+}
+
+func FuzzTokens(f *testing.F) {
+	for _, s := range []string{"Don't :) @x #y http://z", `\u00e9\u`, "sooo!!", ":D:Dear <3"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		toks := Tokens(nil, s)
+		for _, tok := range toks {
+			if tok == "" {
+				t.Fatalf("empty token in %q", s)
+			}
+		}
+		var x Text
+		Featurize(&x, toks, Vader{}, DomainOf(s))
+		if n := len(x.ClauseEnd); n > 0 && x.ClauseEnd[n-1] != len(x.Clauses) {
+			t.Fatalf("clause ends %v for %d clause hashes", x.ClauseEnd, len(x.Clauses))
+		}
+	})
+}

@@ -1,0 +1,197 @@
+package lr
+
+import (
+	"bytes"
+	"compress/gzip"
+	_ "embed"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"sync"
+)
+
+// Head is one logistic regression: hashed sparse weights (2^Bits of them),
+// dense weights and a bias.
+type Head struct {
+	Bits  uint
+	W     []float32
+	Dense [NumDense]float32
+	Bias  float32
+}
+
+// NewHead returns a zero head with 2^bits sparse weights.
+func NewHead(bits uint) Head {
+	return Head{Bits: bits, W: make([]float32, 1<<bits)}
+}
+
+// Logit is the head's score for a text's hashes and dense features. The
+// sparse part is scaled by 1/sqrt(len(hashes)), so that long texts do not
+// saturate.
+func (h *Head) Logit(hashes []uint32, dense *[NumDense]float64) float64 {
+	mask := uint32(len(h.W) - 1)
+	s := 0.0
+	for _, x := range hashes {
+		s += float64(h.W[x&mask])
+	}
+	if len(hashes) > 0 {
+		s /= math.Sqrt(float64(len(hashes)))
+	}
+	for i, d := range dense {
+		s += float64(h.Dense[i]) * d
+	}
+	return s + float64(h.Bias)
+}
+
+// Model is the learned model: Pol tells positive from negative, Subj polar
+// from neutral; a text is neutral when sigmoid(Subj) < Tau or when its
+// polarity is too weak to call, |2·P(positive)−1| < Band.
+type Model struct {
+	Pol, Subj Head
+	// Tok is a polarity head trained on the tokenised movie sentences and
+	// phrases alone; the blend weighs it in for tokenised text.
+	Tok  Head
+	Tau  float64
+	Band float64
+	// Blend weighs [BlendFeatures] into the final polarity logit.
+	Blend [NumBlend]float32
+}
+
+// Scores are the model's probabilities for one text.
+type Scores struct {
+	PPos    float64 // P(positive | polar)
+	PPolar  float64 // P(polar)
+	Neutral bool    // PPolar < Tau or |2·PPos−1| < Band
+}
+
+// Predict scores a featurised text.
+func (m *Model) Predict(t *Text) Scores {
+	pp := sigmoid(m.PolLogit(t))
+	ps := sigmoid(m.Subj.Logit(t.Hashes, &t.Dense))
+	return Scores{PPos: pp, PPolar: ps, Neutral: ps < m.Tau || math.Abs(2*pp-1) < m.Band}
+}
+
+// PolLogit is the blended polarity logit.
+func (m *Model) PolLogit(t *Text) float64 {
+	var zero [NumDense]float64
+	bf := BlendFeatures(m.Pol.Logits(t), m.Tok.Logit(t.Hashes, &zero), t)
+	z := 0.0
+	for i, x := range bf {
+		z += float64(m.Blend[i]) * x
+	}
+	return z
+}
+
+func sigmoid(z float64) float64 { return 1 / (1 + math.Exp(-z)) }
+
+var magic = [4]byte{'S', 'L', 'R', '6'}
+
+// Write writes m in the embedded format: gzip of a magic, then per head
+// bits, quantisation scale, int16 weights, dense weights and bias, then Tau, Band and the blend.
+func (m *Model) Write(w io.Writer) error {
+	zw, err := gzip.NewWriterLevel(w, gzip.BestCompression)
+	if err != nil {
+		return err
+	}
+	le := binary.LittleEndian
+	var werr error
+	put := func(v any) {
+		if werr == nil {
+			werr = binary.Write(zw, le, v)
+		}
+	}
+	put(magic)
+	for _, h := range []*Head{&m.Pol, &m.Subj, &m.Tok} {
+		maxAbs := float32(0)
+		for _, x := range h.W {
+			maxAbs = max(maxAbs, float32(math.Abs(float64(x))))
+		}
+		scale := maxAbs / 32767
+		if scale == 0 {
+			scale = 1
+		}
+		q := make([]int16, len(h.W))
+		for i, x := range h.W {
+			q[i] = int16(math.Round(float64(x / scale)))
+		}
+		put(uint32(h.Bits))
+		put(scale)
+		put(q)
+		put(h.Dense)
+		put(h.Bias)
+	}
+	put(m.Tau)
+	put(m.Band)
+	put(m.Blend)
+	if werr != nil {
+		return werr
+	}
+	return zw.Close()
+}
+
+// Read reads a model written by [Model.Write].
+func Read(r io.Reader) (*Model, error) {
+	zr, err := gzip.NewReader(r)
+	if err != nil {
+		return nil, err
+	}
+	le := binary.LittleEndian
+	var m Model
+	var got [4]byte
+	if err := binary.Read(zr, le, &got); err != nil {
+		return nil, err
+	}
+	if got != magic {
+		return nil, errors.New("lr: not a model file")
+	}
+	for _, h := range []*Head{&m.Pol, &m.Subj, &m.Tok} {
+		var bits uint32
+		var scale float32
+		if err := binary.Read(zr, le, &bits); err != nil {
+			return nil, err
+		}
+		if bits == 0 || bits > 24 {
+			return nil, fmt.Errorf("lr: bad head size %d", bits)
+		}
+		if err := binary.Read(zr, le, &scale); err != nil {
+			return nil, err
+		}
+		q := make([]int16, 1<<bits)
+		if err := binary.Read(zr, le, q); err != nil {
+			return nil, err
+		}
+		*h = NewHead(uint(bits))
+		for i, x := range q {
+			h.W[i] = float32(x) * scale
+		}
+		if err := binary.Read(zr, le, &h.Dense); err != nil {
+			return nil, err
+		}
+		if err := binary.Read(zr, le, &h.Bias); err != nil {
+			return nil, err
+		}
+	}
+	if err := binary.Read(zr, le, &m.Tau); err != nil {
+		return nil, err
+	}
+	if err := binary.Read(zr, le, &m.Band); err != nil {
+		return nil, err
+	}
+	if err := binary.Read(zr, le, &m.Blend); err != nil {
+		return nil, err
+	}
+	return &m, nil
+}
+
+//go:embed weights.bin.gz
+var weights []byte
+
+// Embedded returns the model embedded in the binary, decoded once.
+var Embedded = sync.OnceValues(func() (*Model, error) {
+	m, err := Read(bytes.NewReader(weights))
+	if err != nil {
+		return nil, fmt.Errorf("lr: read embedded model: %w", err)
+	}
+	return m, nil
+})

@@ -1,0 +1,626 @@
+package main
+
+import (
+	"bufio"
+	"compress/gzip"
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"hash/fnv"
+	"log"
+	"math"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/textanalysis/go-textanalysis/sentiment"
+	"github.com/textanalysis/go-textanalysis/sentiment/internal/lr"
+)
+
+type record struct {
+	ID     string `json:"id"`
+	Text   string `json:"text"`
+	Label2 string `json:"label2"`
+	Label3 string `json:"label3"`
+	Kind   string `json:"kind"`
+	Source string `json:"source"`
+}
+
+// example is one featurised text.
+type example struct {
+	sst    bool    // from the SST phrases
+	zTok   float64 // out-of-fold logit of the SST-only head
+	ntoks  int
+	t      lr.Text
+	y      float64 // 1 positive (Pol) or polar (Subj)
+	w      float64 // sample weight
+	label3 string
+}
+
+func main() {
+	data := flag.String("data", "../shared/data/sentiment/train", "training data directory")
+	dev := flag.String("dev", "", "dev data directory for a report (optional)")
+	out := flag.String("out", "", "output model file (weights.bin.gz)")
+	polBits := flag.Uint("pol-bits", 20, "log2 of the polarity head's hashed weights")
+	subjBits := flag.Uint("subj-bits", 18, "log2 of the subjectivity head's hashed weights")
+	epochs := flag.Int("epochs", 3, "passes over the data")
+	eta := flag.Float64("eta", 0.2, "AdaGrad learning rate")
+	l2 := flag.Float64("l2", 1e-7, "L2 penalty per update")
+	seed := flag.Uint64("seed", 1, "shuffle seed")
+	s140 := flag.Float64("s140", 0.1, "sample weight of Sentiment140 (noisy labels)")
+	sstW := flag.Float64("sst", 4, "sample weight of SST sentences (phrases get half)")
+	sstTok := flag.Bool("sst-tok", true, "treat every SST phrase as tokenised text (lr.Domain.Tok)")
+	avg := flag.Int("avg", 1, "average the weights over the updates of the last N epochs (0: last weights)")
+	nb := flag.Float64("nb", 1, "naive Bayes scaling of the polarity features (0: none)")
+	ens := flag.Int("ens", 4, "polarity heads trained on different shuffles and averaged")
+	tokBits := flag.Uint("tok-bits", 18, "log2 of the tokenised-text (SST-only) polarity head's hashed weights")
+	blendMin := flag.Int("blend-min", 16, "fewest tokens of an SST phrase in the blend's training data")
+	bandTol := flag.Float64("band-tol", 0.003, "macro-F1 the neutral band may cost on the held-out tweets")
+	flag.Parse()
+
+	fz := newFeaturizer()
+	var pol, subj, holdout []example
+	rng := rand.New(rand.NewPCG(*seed, 7))
+	// Sample weights per source: balance big noisy sets against small clean ones.
+	for _, src := range []struct {
+		file   string
+		weight float64
+		subj   bool
+		tok    bool
+	}{
+		{"sst-phrases.jsonl.gz", *sstW, false, true},
+		{"imdb.jsonl.gz", 1, false, false},
+		{"semeval-tweets.jsonl.gz", 1, true, false},
+		{"sentiment140.jsonl.gz", *s140, false, false},
+		{"amazon-mds.jsonl.gz", 2, false, false},
+	} {
+		recs, err := readJSONL(filepath.Join(*data, src.file))
+		if err != nil {
+			log.Fatal(err)
+		}
+		exs := fz.featurize(recs, src.tok && *sstTok)
+		for i, r := range recs {
+			e := exs[i]
+			w := src.weight
+			if r.Kind == "phrase" {
+				w *= 0.5
+			}
+			isHoldout := src.subj && heldOut(r.ID)
+			if isHoldout {
+				e.label3 = r.Label3
+				holdout = append(holdout, e)
+				continue
+			}
+			if r.Label2 == "pos" || r.Label2 == "neg" {
+				pe := e
+				pe.sst = src.tok
+				pe.y = b2f(r.Label2 == "pos")
+				pe.w = w
+				pol = append(pol, pe)
+			}
+			if src.subj && r.Label3 != "" {
+				se := e
+				se.y = b2f(r.Label3 != "neu")
+				se.w = 1
+				subj = append(subj, se)
+			}
+		}
+		log.Printf("%s: %d records", src.file, len(recs))
+	}
+	m := &lr.Model{Pol: lr.NewHead(*polBits), Tok: lr.NewHead(*tokBits), Subj: lr.NewHead(*subjBits)}
+	log.Printf("training polarity on %d, subjectivity on %d", len(pol), len(subj))
+	// Stacking: the text models' out-of-fold logits train the blend with
+	// VADER, so the blend sees the text models as they are on unseen text.
+	st := stacker{ens: *ens, epochs: *epochs, eta: *eta, l2: *l2, avg: *avg, nb: *nb, seed: *seed}
+	oof := st.fit(&m.Pol, pol, func(*example) bool { return true })
+	oofTok := st.fit(&m.Tok, pol, func(e *example) bool { return e.sst })
+	for i := range pol {
+		pol[i].zTok = oofTok[i].Z
+	}
+	// The blend learns how far to trust each part on whole sentences, not
+	// on the short SST phrases (where VADER's lexicon does well).
+	var bl []example
+	var blOOF []lr.Logits
+	for i := range pol {
+		if !pol[i].sst || pol[i].ntoks >= *blendMin {
+			bl = append(bl, pol[i])
+			blOOF = append(blOOF, oof[i])
+		}
+	}
+	log.Printf("blend on %d examples", len(bl))
+	trainBlend(m, bl, blOOF, rng)
+	log.Printf("blend %v", m.Blend)
+	train(&m.Subj, subj, *epochs, *eta, *l2, true, *avg, rng)
+	m.Tau, m.Band = chooseNeutral(m, holdout, *bandTol)
+	log.Printf("tau %.2f band %.2f (held-out SemEval macro-F1 %.3f)", m.Tau, m.Band, macroF1(m, holdout, m.Tau, m.Band))
+	if *out != "" {
+		f, err := os.Create(*out)
+		if err != nil {
+			log.Fatal(err)
+		}
+		if err := m.Write(f); err != nil {
+			log.Fatal(err)
+		}
+		if err := f.Close(); err != nil {
+			log.Fatal(err)
+		}
+		// Report on what was written (the weights are quantised).
+		f, err = os.Open(*out)
+		if err != nil {
+			log.Fatal(err)
+		}
+		m, err = lr.Read(f)
+		if err != nil {
+			log.Fatal(err)
+		}
+		f.Close()
+	}
+	if *dev != "" {
+		report(fz, m, *dev)
+	}
+}
+
+// heldOut picks a tenth of the tweets, by id, to choose the neutral
+// thresholds on; they train nothing.
+func heldOut(id string) bool {
+	h := fnv.New32a()
+	h.Write([]byte(id))
+	return h.Sum32()%10 == 0
+}
+
+func b2f(b bool) float64 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+func readJSONL(path string) ([]record, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	var r *bufio.Scanner
+	if strings.HasSuffix(path, ".gz") {
+		zr, err := gzip.NewReader(f)
+		if err != nil {
+			return nil, err
+		}
+		r = bufio.NewScanner(zr)
+	} else {
+		r = bufio.NewScanner(f)
+	}
+	r.Buffer(make([]byte, 1<<20), 16<<20)
+	var recs []record
+	for r.Scan() {
+		var rec record
+		if err := json.Unmarshal(r.Bytes(), &rec); err != nil {
+			return nil, err
+		}
+		recs = append(recs, rec)
+	}
+	return recs, r.Err()
+}
+
+// featurizer computes the features exactly as the sentiment package does at
+// run time (VADER through the public API, tokens and hashes through lr).
+type featurizer struct {
+	vader *sentiment.Analyzer
+}
+
+func newFeaturizer() *featurizer {
+	v, err := sentiment.New(sentiment.Options{Model: sentiment.ModelVADER, MaxRunes: 1 << 30})
+	if err != nil {
+		log.Fatal(err)
+	}
+	return &featurizer{vader: v}
+}
+
+// featurize computes the features of recs; tok marks them all as
+// tokenised text (the SST phrases, most of which are too short to tell).
+func (fz *featurizer) featurize(recs []record, tok bool) []example {
+	out := make([]example, len(recs))
+	var wg sync.WaitGroup
+	const workers = 2
+	for k := range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			var toks []string
+			for i := k; i < len(recs); i += workers {
+				res, err := fz.vader.Analyze(context.Background(), recs[i].Text)
+				if err != nil {
+					log.Fatal(err)
+				}
+				toks = lr.Tokens(toks[:0], recs[i].Text)
+				d := lr.DomainOf(recs[i].Text)
+				if tok {
+					d.Tok = true
+				}
+				lr.Featurize(&out[i].t, toks, vaderFeatures(res), d)
+				out[i].ntoks = len(toks)
+			}
+		}()
+	}
+	wg.Wait()
+	return out
+}
+
+// vaderFeatures mirrors what package sentiment computes at run time: the
+// whole-text VADER scores and the mean compound of the sentences.
+func vaderFeatures(res *sentiment.Result) lr.Vader {
+	v := lr.Vader{Compound: res.Compound, Pos: res.Pos, Neu: res.Neu, Neg: res.Neg}
+	for _, s := range res.Sentences {
+		v.MeanSentence += s.Compound
+	}
+	if len(res.Sentences) > 0 {
+		v.MeanSentence /= float64(len(res.Sentences))
+	}
+	return v
+}
+
+func pick(exs []example, idx []int) []example {
+	out := make([]example, len(idx))
+	for k, i := range idx {
+		out[k] = exs[i]
+	}
+	return out
+}
+
+// trainBlend fits m.Blend on the blend features of the out-of-fold logits.
+func trainBlend(m *lr.Model, exs []example, oof []lr.Logits, rng *rand.Rand) {
+	const epochs, averaged = 6, 3 // the weights are averaged over the last 3 epochs
+	var g2, sum [lr.NumBlend]float64
+	w := make([]float64, lr.NumBlend)
+	n := 0
+	for ep := range epochs {
+		idx := rng.Perm(len(exs))
+		loss := 0.0
+		for _, i := range idx {
+			e := &exs[i]
+			bf := lr.BlendFeatures(oof[i], e.zTok, &e.t)
+			s := 0.0
+			for k, x := range bf {
+				s += w[k] * x
+			}
+			p := 1 / (1 + math.Exp(-s))
+			loss -= e.w * (e.y*math.Log(p+1e-12) + (1-e.y)*math.Log(1-p+1e-12))
+			g := e.w * (p - e.y)
+			for k, x := range bf {
+				gk := g * x
+				g2[k] += gk * gk
+				w[k] -= 0.05 * gk / math.Sqrt(g2[k]+1e-8)
+			}
+			if ep >= epochs-averaged {
+				for k := range w {
+					sum[k] += w[k]
+				}
+				n++
+			}
+		}
+		log.Printf("blend epoch %d: loss %.4f", ep+1, loss/float64(len(exs)))
+	}
+	for k := range w {
+		m.Blend[k] = float32(sum[k] / float64(n))
+	}
+}
+
+// train fits a head with AdaGrad on the logistic loss. With avg the head
+// ends with the average of its weights over all updates (averaged SGD,
+// computed lazily: w̄ = w − u/c with u the sum of c·Δw).
+func train(h *lr.Head, exs []example, epochs int, eta, l2 float64, useDense bool, avg int, rng *rand.Rand) {
+	trainNB(h, exs, nil, epochs, eta, l2, useDense, avg, rng)
+}
+
+// nbRatios are the naive Bayes log-count ratios of the hashed features
+// (Wang & Manning 2012), smoothed with alpha and shrunk by beta toward 1:
+// r = 1 + beta·(log(p/|p|) − log(q/|q|)).
+func nbRatios(bits uint, exs []example, alpha, beta float64) []float32 {
+	mask := uint32(1<<bits - 1)
+	p := make([]float64, 1<<bits)
+	q := make([]float64, 1<<bits)
+	for _, e := range exs {
+		c := p
+		if e.y == 0 {
+			c = q
+		}
+		for _, x := range e.t.Hashes {
+			c[x&mask] += e.w
+		}
+	}
+	sp, sq := 0.0, 0.0
+	for j := range p {
+		p[j] += alpha
+		q[j] += alpha
+		sp += p[j]
+		sq += q[j]
+	}
+	r := make([]float32, len(p))
+	for j := range r {
+		r[j] = float32(math.Abs(math.Log(p[j]/sp) - math.Log(q[j]/sq)))
+		r[j] = float32(1 + beta*float64(r[j]))
+	}
+	return r
+}
+
+// trainNB is train with feature values r (nil: all 1); the returned head
+// has r folded into its weights.
+func trainNB(h *lr.Head, exs []example, r []float32, epochs int, eta, l2 float64, useDense bool, avg int, rng *rand.Rand) {
+	if r == nil {
+		r = make([]float32, len(h.W))
+		for j := range r {
+			r[j] = 1
+		}
+	}
+	g2 := make([]float32, len(h.W))
+	u := make([]float64, len(h.W))
+	var gd, ud [lr.NumDense]float64
+	var gb, ub float64
+	c := 1.0
+	mask := uint32(len(h.W) - 1)
+	idx := make([]int, len(exs))
+	for i := range idx {
+		idx[i] = i
+	}
+	for ep := range epochs {
+		rng.Shuffle(len(idx), func(i, j int) { idx[i], idx[j] = idx[j], idx[i] })
+		loss := 0.0
+		averaging := avg > 0 && ep >= epochs-avg
+		for _, i := range idx {
+			e := exs[i]
+			if !useDense {
+				e.t.Dense = [lr.NumDense]float64{}
+			}
+			z := logitNB(h, r, e.t.Hashes, &e.t.Dense)
+			p := 1 / (1 + math.Exp(-z))
+			loss -= e.w * (e.y*math.Log(p+1e-12) + (1-e.y)*math.Log(1-p+1e-12))
+			g := e.w * (p - e.y)
+			if len(e.t.Hashes) > 0 {
+				v := g / math.Sqrt(float64(len(e.t.Hashes)))
+				for _, x := range e.t.Hashes {
+					j := x & mask
+					gj := v*float64(r[j]) + l2*float64(h.W[j])
+					g2[j] += float32(gj * gj)
+					d := float32(eta * gj / math.Sqrt(float64(g2[j])+1e-8))
+					h.W[j] -= d
+					if averaging {
+						u[j] -= c * float64(d)
+					}
+				}
+			}
+			for k, dv := range e.t.Dense {
+				gk := g * dv
+				gd[k] += gk * gk
+				d := eta * gk / math.Sqrt(gd[k]+1e-8)
+				h.Dense[k] -= float32(d)
+				if averaging {
+					ud[k] -= c * d
+				}
+			}
+			gb += g * g
+			d := eta * g / math.Sqrt(gb+1e-8)
+			h.Bias -= float32(d)
+			if averaging {
+				ub -= c * d
+				c++
+			}
+		}
+		log.Printf("epoch %d: loss %.4f", ep+1, loss/float64(len(exs)))
+	}
+	if avg > 0 {
+		for j := range h.W {
+			h.W[j] -= float32(u[j] / c)
+		}
+		for k := range h.Dense {
+			h.Dense[k] -= float32(ud[k] / c)
+		}
+		h.Bias -= float32(ub / c)
+	}
+	for j := range h.W {
+		h.W[j] *= r[j]
+	}
+}
+
+// trainEnsemble trains n polarity heads (no dense features) on different
+// shuffles of exs, two at a time, and sets h to their average: the order
+// of the updates moves a single head's accuracy by a point or more on
+// sentence sets, the average much less.
+func trainEnsemble(h *lr.Head, exs []example, r []float32, n, epochs int, eta, l2 float64, avg int, seed uint64) {
+	heads := make([]lr.Head, n)
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, 2)
+	for k := range heads {
+		heads[k] = lr.NewHead(h.Bits)
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			rng := rand.New(rand.NewPCG(seed, uint64(k)+100))
+			trainNB(&heads[k], exs, r, epochs, eta, l2, false, avg, rng)
+		}()
+	}
+	wg.Wait()
+	inv := 1 / float32(n)
+	for j := range h.W {
+		s := float32(0)
+		for k := range heads {
+			s += heads[k].W[j]
+		}
+		h.W[j] = s * inv
+	}
+	h.Dense = [lr.NumDense]float32{}
+	h.Bias = 0
+	for k := range heads {
+		for i := range h.Dense {
+			h.Dense[i] += heads[k].Dense[i] * inv
+		}
+		h.Bias += heads[k].Bias * inv
+	}
+}
+
+// stacker trains the polarity heads and their out-of-fold logits.
+type stacker struct {
+	ens, epochs, avg int
+	eta, l2, nb      float64
+	seed             uint64
+}
+
+// fit trains h on the examples sel picks and returns, for every example,
+// the logit of a head that did not see it (two folds for the picked ones,
+// h itself for the others), for the whole text and for the part after its
+// last contrast word.
+func (st *stacker) fit(h *lr.Head, exs []example, sel func(*example) bool) []lr.Logits {
+	oof := make([]lr.Logits, len(exs))
+	logits := func(h *lr.Head, i int) { oof[i] = h.Logits(&exs[i].t) }
+	train := func(h *lr.Head, sub []example, seed uint64) {
+		var r []float32
+		if st.nb > 0 {
+			r = nbRatios(h.Bits, sub, 1, st.nb)
+		}
+		trainEnsemble(h, sub, r, st.ens, st.epochs, st.eta, st.l2, st.avg, seed)
+	}
+	var all []int
+	for i := range exs {
+		if sel(&exs[i]) {
+			all = append(all, i)
+		}
+	}
+	for fold := range 2 {
+		var in, out []int
+		for k, i := range all {
+			if k%2 == fold {
+				out = append(out, i)
+			} else {
+				in = append(in, i)
+			}
+		}
+		fh := lr.NewHead(h.Bits)
+		train(&fh, pick(exs, in), st.seed+uint64(fold+1)*1000)
+		for _, i := range out {
+			logits(&fh, i)
+		}
+	}
+	train(h, pick(exs, all), st.seed)
+	for i := range exs {
+		if !sel(&exs[i]) {
+			logits(h, i)
+		}
+	}
+	return oof
+}
+
+func logitNB(h *lr.Head, r []float32, hashes []uint32, dense *[lr.NumDense]float64) float64 {
+	mask := uint32(len(h.W) - 1)
+	s := 0.0
+	for _, x := range hashes {
+		s += float64(h.W[x&mask] * r[x&mask])
+	}
+	if len(hashes) > 0 {
+		s /= math.Sqrt(float64(len(hashes)))
+	}
+	for i, d := range dense {
+		s += float64(h.Dense[i]) * d
+	}
+	return s + float64(h.Bias)
+}
+
+func predict3(m *lr.Model, e *example, tau, band float64) string {
+	s := m.Predict(&e.t)
+	switch {
+	case s.PPolar < tau || math.Abs(2*s.PPos-1) < band:
+		return "neu"
+	case s.PPos >= 0.5:
+		return "pos"
+	}
+	return "neg"
+}
+
+func macroF1(m *lr.Model, exs []example, tau, band float64) float64 {
+	classes := []string{"neg", "neu", "pos"}
+	tp := map[string]float64{}
+	fp := map[string]float64{}
+	fn := map[string]float64{}
+	for i := range exs {
+		p := predict3(m, &exs[i], tau, band)
+		g := exs[i].label3
+		if p == g {
+			tp[g]++
+		} else {
+			fp[p]++
+			fn[g]++
+		}
+	}
+	f := 0.0
+	for _, c := range classes {
+		if tp[c] > 0 {
+			f += 2 * tp[c] / (2*tp[c] + fp[c] + fn[c])
+		}
+	}
+	return f / 3
+}
+
+// chooseNeutral picks the neutral thresholds (see lr.Model) on the
+// held-out tweets: P(polar) below tau, or a polarity too weak,
+// |2·P(positive)−1| below band. It takes the best 3-class macro-F1 and,
+// since the surface is flat around it, the widest band within tol of the
+// best: a text with little evidence either way is better called neutral.
+func chooseNeutral(m *lr.Model, holdout []example, tol float64) (tau, band float64) {
+	type point struct{ tau, band, f float64 }
+	var pts []point
+	bestF := -1.0
+	for t := 20; t <= 80; t++ {
+		for b := 0; b <= 40; b += 2 {
+			p := point{float64(t) / 100, float64(b) / 100, 0}
+			p.f = macroF1(m, holdout, p.tau, p.band)
+			pts = append(pts, p)
+			bestF = max(bestF, p.f)
+		}
+	}
+	best := point{f: -1}
+	for _, p := range pts {
+		if p.f >= bestF-tol && (p.band > best.band || p.band == best.band && p.f > best.f) {
+			best = p
+		}
+	}
+	return best.tau, best.band
+}
+
+func report(fz *featurizer, m *lr.Model, dir string) {
+	sets := []string{"sst", "imdb", "tweeteval", "uci-sentences", "vader-tweets", "vader-amazon", "vader-nyt", "vader-movies"}
+	var lines []string
+	for _, s := range sets {
+		recs, err := readJSONL(filepath.Join(dir, s, "dev.jsonl"))
+		if err != nil {
+			log.Fatal(err)
+		}
+		exs := fz.featurize(recs, false)
+		n, ok, okHead := 0, 0, 0
+		var zero [lr.NumDense]float64
+		for i, r := range recs {
+			exs[i].label3 = r.Label3
+			if r.Label2 == "" {
+				continue
+			}
+			n++
+			if (m.Pol.Logit(exs[i].t.Hashes, &zero) >= 0) == (r.Label2 == "pos") {
+				okHead++
+			}
+			if (m.Predict(&exs[i].t).PPos >= 0.5) == (r.Label2 == "pos") {
+				ok++
+			}
+		}
+		line := fmt.Sprintf("%-14s binary %.3f (words alone %.3f)", s, float64(ok)/float64(n), float64(okHead)/float64(n))
+		if s == "tweeteval" {
+			line += fmt.Sprintf("  3-class macro-F1 %.3f", macroF1(m, exs, m.Tau, m.Band))
+		}
+		lines = append(lines, line)
+	}
+	sort.Strings(lines)
+	fmt.Println(strings.Join(lines, "\n"))
+}

@@ -1,0 +1,103 @@
+package server
+
+import (
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/netip"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/textanalysis/go-textanalysis/server/access"
+	"github.com/textanalysis/go-textanalysis/server/mail"
+)
+
+// Config configures a Server. The zero value serves on ":8080" with the
+// documented limits.
+type Config struct {
+	// Addr is the listen address; "" means ":8080".
+	Addr string
+	// BaseURL is the public address of the API, used in docs and links;
+	// "" means the address the request came to.
+	BaseURL string
+	// MaxBodyBytes caps a POST body; 0 means 1 MiB. Larger bodies get 413.
+	MaxBodyBytes int64
+	// RequestTimeout caps the work of one request; 0 means 30 s. The
+	// analysis is cancelled when it runs out (504).
+	RequestTimeout time.Duration
+	// ReadHeaderTimeout is how long a client may take to send its request
+	// headers; 0 means 10 s. A slow client is cut off after it.
+	ReadHeaderTimeout time.Duration
+	// ShutdownTimeout is how long ListenAndServe lets in-flight requests
+	// finish after its context ends; 0 means 15 s.
+	ShutdownTimeout time.Duration
+	// Logger receives one line per request; nil discards.
+	Logger *slog.Logger
+	// Gate checks keys and meters the operations. nil serves without keys
+	// and without the developer site, for local development and embedding;
+	// the serve command always sets one.
+	Gate *access.Gate
+	// DeveloperURL is the developer site's public address; "" means
+	// BaseURL + "/developer". The site is served under /developer either way.
+	DeveloperURL string
+	// Mail sends the developer site's e-mails; nil writes them to Logger
+	// with keys redacted.
+	Mail mail.Sender
+	// TrustedProxies are the peers whose X-Forwarded-For is believed when
+	// counting trial keys per client address; nil trusts none.
+	TrustedProxies []netip.Prefix
+}
+
+// Defaults for the zero fields of Config.
+const (
+	DefaultAddr            = ":8080"
+	DefaultMaxBodyBytes    = 1 << 20
+	DefaultRequestTimeout  = 30 * time.Second
+	DefaultShutdownTimeout = 15 * time.Second
+)
+
+// Validate reports a configuration that cannot work.
+func (c Config) Validate() error {
+	var errs []error
+	if c.MaxBodyBytes < 0 {
+		errs = append(errs, errors.New("server: MaxBodyBytes must not be negative"))
+	}
+	if c.RequestTimeout < 0 {
+		errs = append(errs, errors.New("server: RequestTimeout must not be negative"))
+	}
+	for name, v := range map[string]string{"BaseURL": c.BaseURL, "DeveloperURL": c.DeveloperURL} {
+		if v == "" {
+			continue
+		}
+		u, err := url.Parse(v)
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			errs = append(errs, fmt.Errorf("server: %s %q is not an absolute http(s) URL", name, v))
+		}
+	}
+	return errors.Join(errs...)
+}
+
+func (c Config) withDefaults() Config {
+	if c.Addr == "" {
+		c.Addr = DefaultAddr
+	}
+	if c.MaxBodyBytes == 0 {
+		c.MaxBodyBytes = DefaultMaxBodyBytes
+	}
+	if c.RequestTimeout == 0 {
+		c.RequestTimeout = DefaultRequestTimeout
+	}
+	if c.ReadHeaderTimeout == 0 {
+		c.ReadHeaderTimeout = 10 * time.Second
+	}
+	if c.ShutdownTimeout == 0 {
+		c.ShutdownTimeout = DefaultShutdownTimeout
+	}
+	if c.Logger == nil {
+		c.Logger = slog.New(slog.DiscardHandler)
+	}
+	c.BaseURL = strings.TrimRight(c.BaseURL, "/")
+	c.DeveloperURL = strings.TrimRight(c.DeveloperURL, "/")
+	return c
+}

@@ -1,0 +1,254 @@
+package server
+
+import (
+	"bytes"
+	"embed"
+	"fmt"
+	htmltemplate "html/template"
+	"net/http"
+	"strings"
+	texttemplate "text/template"
+
+	"github.com/textanalysis/go-textanalysis/display"
+	"github.com/textanalysis/go-textanalysis/ner"
+	"github.com/textanalysis/go-textanalysis/sentiment"
+	"github.com/textanalysis/go-textanalysis/server/access"
+	"github.com/textanalysis/go-textanalysis/textanalysis"
+)
+
+//go:embed templates
+var templateFS embed.FS
+
+// baseURL is the public address of the API: the configured one, or the
+// one the request came to.
+func (s *Server) baseURL(r *http.Request) string {
+	if s.cfg.BaseURL != "" {
+		return s.cfg.BaseURL
+	}
+	scheme := "http"
+	if r.TLS != nil {
+		scheme = "https"
+	}
+	return scheme + "://" + r.Host
+}
+
+type indexOperation struct {
+	OperationID string `json:"operation_id"`
+	Method      string `json:"method"`
+	Path        string `json:"path"`
+	Summary     string `json:"summary"`
+	Markdown    string `json:"markdown"`
+}
+
+type indexModel struct {
+	Name        string   `json:"name"`
+	Description string   `json:"description"`
+	Labels      []string `json:"labels,omitempty"`
+	Default     bool     `json:"default"`
+}
+
+type indexFormat struct {
+	Name        string `json:"name"`
+	Description string `json:"description"`
+}
+
+type docsIndex struct {
+	Name            string            `json:"name"`
+	Version         string            `json:"version"`
+	Description     string            `json:"description"`
+	OpenAPI         string            `json:"openapi"`
+	Docs            map[string]string `json:"docs"`
+	Operations      []indexOperation  `json:"operations"`
+	NERModels       []indexModel      `json:"ner_models"`
+	DisplayFormats  []indexFormat     `json:"display_formats"`
+	SentimentModels []indexModel      `json:"sentiment_models"`
+	Limits          map[string]any    `json:"limits"`
+}
+
+func (s *Server) index(base string) docsIndex {
+	limits := s.an.Limits()
+	idx := docsIndex{
+		Name:        "go-textanalysis",
+		Version:     textanalysis.Version,
+		Description: "Text extraction from web pages, named entities and their display, sentiment and question answering.",
+		OpenAPI:     base + "/openapi.json",
+		Docs:        map[string]string{"html": base + "/docs", "markdown": base + "/docs.md"},
+		Limits: map[string]any{
+			"max_body_bytes":     s.cfg.MaxBodyBytes,
+			"max_text_chars":     limits.MaxTextRunes,
+			"max_question_chars": limits.MaxQuestionRunes,
+			"max_url_chars":      limits.MaxURLRunes,
+			"max_spans":          limits.MaxSpans,
+			"request_timeout_s":  s.cfg.RequestTimeout.Seconds(),
+		},
+	}
+	for _, op := range operations {
+		idx.Operations = append(idx.Operations, indexOperation{
+			OperationID: op.ID, Method: op.Method, Path: op.Path, Summary: op.Summary,
+			Markdown: base + "/docs/" + op.ID + ".md",
+		})
+	}
+	for _, m := range ner.Models() {
+		labels := make([]string, len(m.Labels))
+		for i, l := range m.Labels {
+			labels[i] = string(l)
+		}
+		idx.NERModels = append(idx.NERModels, indexModel{Name: m.Name, Description: m.Description, Labels: labels, Default: m.Name == s.an.DefaultNERModel()})
+	}
+	for _, f := range display.Formats() {
+		idx.DisplayFormats = append(idx.DisplayFormats, indexFormat{Name: string(f.Name), Description: f.Description})
+	}
+	for _, m := range sentiment.Models() {
+		idx.SentimentModels = append(idx.SentimentModels, indexModel{Name: m.Name, Description: m.Description, Default: m.Name == sentiment.DefaultModel})
+	}
+	return idx
+}
+
+func (s *Server) serveIndex(w http.ResponseWriter, r *http.Request) {
+	setOperation(r.Context(), "docs__get")
+	writeJSON(w, http.StatusOK, s.index(s.baseURL(r)))
+}
+
+func (s *Server) serveOpenAPI(w http.ResponseWriter, r *http.Request) {
+	w.Header().Set("Content-Type", "application/json")
+	_, _ = w.Write(s.openapi)
+}
+
+// docsData feeds the HTML and markdown templates.
+type docsData struct {
+	// SandboxKey is the console's shared key, public by design: its
+	// allowance is small and its own.
+	SandboxKey       string
+	SandboxAllowance int
+	DeveloperURL     string
+	Base             string
+	Index            docsIndex
+	Ops              []docsOperation
+	Limits           textanalysis.Limits
+}
+
+type docsOperation struct {
+	operation
+	Params  []docsParam
+	Curl    string
+	Example string // JSON body example for POST
+}
+
+type docsParam struct {
+	Name, Description, Constraints string
+	Required                       bool
+}
+
+func (s *Server) docsData(base string) docsData {
+	limits := s.an.Limits()
+	d := docsData{Base: base, Index: s.index(base), Limits: limits, SandboxKey: s.sandboxKey, SandboxAllowance: access.DefaultSandboxAllowance}
+	d.DeveloperURL = s.cfg.DeveloperURL
+	if d.DeveloperURL == "" {
+		d.DeveloperURL = base + "/developer"
+	}
+	for _, op := range operations {
+		do := docsOperation{operation: op}
+		for _, f := range op.Fields {
+			var cons []string
+			if f.MinRunes > 0 {
+				cons = append(cons, fmt.Sprintf("at least %d character", f.MinRunes))
+			}
+			if f.MaxRunes != nil {
+				cons = append(cons, fmt.Sprintf("at most %d characters", f.MaxRunes(limits)))
+			}
+			if f.Enum != nil {
+				cons = append(cons, "one of "+strings.Join(f.Enum(), ", "))
+			}
+			do.Params = append(do.Params, docsParam{Name: f.Name, Description: f.Description, Constraints: strings.Join(cons, "; "), Required: f.Required})
+		}
+		do.Curl, do.Example = curlExample(base, op)
+		d.Ops = append(d.Ops, do)
+	}
+	return d
+}
+
+// curlExample writes a request a reader can paste into a shell.
+func curlExample(base string, op operation) (curl, body string) {
+	var pairs []string
+	var query []string
+	for _, f := range op.Fields {
+		if f.Example == "" || (!f.Required && f.Name != "spans" && op.ID != "qa_post") {
+			continue
+		}
+		if op.ID == "qa_post" && f.Name == "url" {
+			continue
+		}
+		pairs = append(pairs, fmt.Sprintf("%q: %q", f.Name, f.Example))
+		query = append(query, f.Name+"="+strings.ReplaceAll(queryEscape(f.Example), "'", "%27"))
+	}
+	if op.Method == "GET" {
+		return fmt.Sprintf("curl -H \"X-API-Key: $API_KEY\" '%s%s?%s'", base, op.Path, strings.Join(query, "&")), ""
+	}
+	body = "{" + strings.Join(pairs, ", ") + "}"
+	return fmt.Sprintf("curl -H \"X-API-Key: $API_KEY\" -H 'Content-Type: application/json' \\\n  -d '%s' %s%s", strings.ReplaceAll(body, "'", `'\''`), base, op.Path), body
+}
+
+var (
+	markdownTmpl = texttemplate.Must(texttemplate.New("").Funcs(texttemplate.FuncMap{"join": func(s []string) string { return strings.Join(s, ", ") }}).ParseFS(templateFS, "templates/*.md.tmpl"))
+	htmlTmpl     = htmltemplate.Must(htmltemplate.New("").ParseFS(templateFS, "templates/*.html.tmpl"))
+)
+
+func (s *Server) serveDocsMarkdown(w http.ResponseWriter, r *http.Request) {
+	s.renderMarkdown(w, "api.md.tmpl", s.docsData(s.baseURL(r)))
+}
+
+func (s *Server) serveOperationMarkdown(w http.ResponseWriter, r *http.Request) {
+	id, ok := strings.CutSuffix(r.PathValue("file"), ".md")
+	op, found := operationByID(id)
+	if !ok || !found {
+		writeJSON(w, http.StatusNotFound, map[string]string{"detail": "Not Found"})
+		return
+	}
+	data := s.docsData(s.baseURL(r))
+	for _, do := range data.Ops {
+		if do.ID == op.ID {
+			s.renderMarkdown(w, "operation.md.tmpl", struct {
+				docsData
+				Op docsOperation
+			}{data, do})
+			return
+		}
+	}
+}
+
+func (s *Server) renderMarkdown(w http.ResponseWriter, name string, data any) {
+	var buf bytes.Buffer
+	if err := markdownTmpl.ExecuteTemplate(&buf, name, data); err != nil {
+		s.log.Error("render markdown", "template", name, "err", err)
+		writeJSON(w, http.StatusInternalServerError, problem{Detail: "Internal server error.", Error: "internal"})
+		return
+	}
+	w.Header().Set("Content-Type", "text/markdown; charset=utf-8")
+	_, _ = w.Write(buf.Bytes())
+}
+
+func (s *Server) serveDocsHTML(w http.ResponseWriter, r *http.Request) {
+	var buf bytes.Buffer
+	if err := htmlTmpl.ExecuteTemplate(&buf, "docs.html.tmpl", s.docsData(s.baseURL(r))); err != nil {
+		s.log.Error("render docs", "err", err)
+		writeJSON(w, http.StatusInternalServerError, problem{Detail: "Internal server error.", Error: "internal"})
+		return
+	}
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	_, _ = w.Write(buf.Bytes())
+}
+
+func queryEscape(s string) string {
+	var b strings.Builder
+	for _, c := range []byte(s) {
+		switch {
+		case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z', c >= '0' && c <= '9', c == '-', c == '_', c == '.', c == '~', c == ':', c == '/', c == ',':
+			b.WriteByte(c)
+		case c == ' ':
+			b.WriteByte('+')
+		default:
+			fmt.Fprintf(&b, "%%%02X", c)
+		}
+	}
+	return b.String()
+}

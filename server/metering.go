@@ -1,0 +1,159 @@
+package server
+
+import (
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/textanalysis/go-textanalysis/server/access"
+)
+
+// presentedKey is the key a request carries: X-API-Key, or
+// Authorization: Bearer (X-API-Key wins when both are sent).
+func presentedKey(r *http.Request) string {
+	if k := strings.TrimSpace(r.Header.Get("X-API-Key")); k != "" {
+		return k
+	}
+	auth := r.Header.Get("Authorization")
+	if scheme, token, ok := strings.Cut(auth, " "); ok && strings.EqualFold(scheme, "Bearer") {
+		return strings.TrimSpace(token)
+	}
+	return ""
+}
+
+// refusal is the body of a 401 or 429 (DESIGN.md §4).
+type refusal struct {
+	Detail     string `json:"detail"`
+	Error      string `json:"error"`
+	Action     string `json:"action,omitempty"`
+	Reset      string `json:"reset,omitempty"`
+	UpgradeURL string `json:"upgrade_url,omitempty"`
+	ClaimURL   string `json:"claim_url,omitempty"`
+}
+
+// setGatewayHeaders writes X-Gw-Remaining and X-Gw-Reset. Without a known
+// allowance (no key, bad key) they say nothing is left until next month.
+func (s *Server) setGatewayHeaders(w http.ResponseWriter, d access.Decision) {
+	remaining, reset := d.Remaining, d.Reset
+	if !d.Metered {
+		remaining, reset = 0, access.NextMonth(s.now())
+	}
+	w.Header().Set("X-Gw-Remaining", strconv.FormatInt(remaining, 10))
+	w.Header().Set("X-Gw-Reset", reset.UTC().Format(time.RFC3339))
+}
+
+// metered wraps an operation: the key is checked and the request counted
+// before the handler runs, so every request not refused with 429 is
+// metered (422s included) and a crash after the count loses nothing.
+func (s *Server) metered(next http.Handler) http.Handler {
+	if s.cfg.Gate == nil {
+		return next
+	}
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		key := presentedKey(r)
+		if key != "" {
+			setKeyPrefix(r.Context(), access.PrefixOf(key))
+		}
+		d, err := s.cfg.Gate.Admit(r.Context(), key)
+		if err != nil {
+			s.log.Error("meter", "request_id", requestIDFrom(r.Context()), "err", err)
+			s.setGatewayHeaders(w, access.Decision{})
+			w.Header().Set("Retry-After", "1")
+			writeJSON(w, http.StatusServiceUnavailable, problem{Detail: "The service cannot check keys right now; try again shortly.", Error: "unavailable", RequestID: requestIDFrom(r.Context())})
+			return
+		}
+		s.setGatewayHeaders(w, d)
+		if d.Refused() {
+			s.writeRefusal(w, d)
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+func (s *Server) writeRefusal(w http.ResponseWriter, d access.Decision) {
+	body := refusal{Detail: d.Detail, Error: d.Code, Action: d.Action, UpgradeURL: d.UpgradeURL, ClaimURL: d.ClaimURL}
+	if d.Status == http.StatusTooManyRequests {
+		body.Reset = d.Reset.UTC().Format(time.RFC3339)
+		if d.Action == "wait" && d.RetryAfter > 0 {
+			w.Header().Set("Retry-After", strconv.FormatInt(access.RetryAfterSeconds(d.RetryAfter), 10))
+		}
+	}
+	writeJSON(w, d.Status, body)
+}
+
+// peekGateway adds the allowance headers to responses that are not
+// metered (docs, OpenAPI, developer site) when the request presents a key.
+func (s *Server) peekGateway(next http.Handler) http.Handler {
+	if s.cfg.Gate == nil {
+		return next
+	}
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		key := presentedKey(r)
+		if k, ok := strings.CutPrefix(r.URL.Path, "/mcp/k/"); ok && k != "" {
+			key, _, _ = strings.Cut(k, "/")
+		}
+		switch {
+		case key == "" || isOperationPath(r.URL.Path):
+		case r.URL.Path == "/mcp" || strings.HasPrefix(r.URL.Path, "/mcp/"):
+			// Tool calls are counted while the request runs: the
+			// allowance is read when the answer is written, after them.
+			orig := w
+			w = &gatewayOnWrite{ResponseWriter: w, peek: func() { s.peekInto(orig, r, key) }}
+		default:
+			s.peekInto(w, r, key)
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+func (s *Server) peekInto(w http.ResponseWriter, r *http.Request, key string) {
+	if d, err := s.cfg.Gate.Peek(r.Context(), key); err == nil {
+		s.setGatewayHeaders(w, d)
+	}
+}
+
+// gatewayOnWrite sets the allowance headers just before the status line.
+type gatewayOnWrite struct {
+	http.ResponseWriter
+	peek func()
+	done bool
+}
+
+func (g *gatewayOnWrite) WriteHeader(status int) {
+	if !g.done {
+		g.done = true
+		g.peek()
+	}
+	g.ResponseWriter.WriteHeader(status)
+}
+
+func (g *gatewayOnWrite) Write(b []byte) (int, error) {
+	if !g.done {
+		g.WriteHeader(http.StatusOK)
+	}
+	return g.ResponseWriter.Write(b)
+}
+
+func (g *gatewayOnWrite) Flush() {
+	if f, ok := g.ResponseWriter.(http.Flusher); ok {
+		if !g.done {
+			g.WriteHeader(http.StatusOK)
+		}
+		f.Flush()
+	}
+}
+
+func (g *gatewayOnWrite) Unwrap() http.ResponseWriter { return g.ResponseWriter }
+
+// operationPaths are the analysis paths, for the checks every request makes.
+var operationPaths = func() map[string]bool {
+	paths := map[string]bool{}
+	for _, op := range operations {
+		paths[op.Path] = true
+	}
+	return paths
+}()
+
+func isOperationPath(p string) bool { return operationPaths[p] }

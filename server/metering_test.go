@@ -1,0 +1,374 @@
+package server
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"net/netip"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/textanalysis/go-textanalysis/server/access"
+	"github.com/textanalysis/go-textanalysis/server/store"
+	"github.com/textanalysis/go-textanalysis/server/store/sqlite"
+)
+
+// syncBuffer collects log output from concurrent handlers.
+type syncBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
+
+type meteredServer struct {
+	*httptest.Server
+	gate  *access.Gate
+	store store.Store
+	logs  *syncBuffer
+	path  string
+}
+
+// noRates lifts the per-second limits, for tests of the allowance alone.
+var noRates = map[store.Plan]access.Rate{store.PlanTrial: {}, store.PlanFree: {}, store.PlanPayg: {}, store.PlanSandbox: {}}
+
+func newMeteredServer(t *testing.T, dbPath string, gcfg access.Config, cfg Config) *meteredServer {
+	t.Helper()
+	st, err := sqlite.Open(context.Background(), dbPath)
+	require.NoError(t, err)
+	gcfg.Store = st
+	gate, err := access.New(context.Background(), gcfg)
+	require.NoError(t, err)
+	logs := &syncBuffer{}
+	cfg.Gate = gate
+	cfg.Logger = slog.New(slog.NewJSONHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	an, err := testAnalyzer()
+	require.NoError(t, err)
+	srv, err := New(cfg, an)
+	require.NoError(t, err)
+	ts := httptest.NewServer(srv)
+	ms := &meteredServer{Server: ts, gate: gate, store: st, logs: logs, path: dbPath}
+	t.Cleanup(func() { ts.Close(); st.Close() })
+	return ms
+}
+
+func (ms *meteredServer) issue(t *testing.T, plan store.Plan, email string) access.Issued {
+	t.Helper()
+	ctx := context.Background()
+	a := store.Account{Plan: plan, Email: email}
+	if plan == store.PlanTrial {
+		iss, err := ms.gate.IssueTrial(ctx, "192.0.2."+strconv.Itoa(len(email)))
+		require.NoError(t, err)
+		return iss
+	}
+	acct, err := ms.store.CreateAccount(ctx, a)
+	require.NoError(t, err)
+	iss, err := ms.gate.IssueKey(ctx, acct, access.KindLive, "")
+	require.NoError(t, err)
+	return iss
+}
+
+func call(t testing.TB, method, url, key, body string) response {
+	t.Helper()
+	var r *strings.Reader
+	if body != "" {
+		r = strings.NewReader(body)
+	}
+	var req *http.Request
+	var err error
+	if r != nil {
+		req, err = http.NewRequest(method, url, r)
+	} else {
+		req, err = http.NewRequest(method, url, nil)
+	}
+	require.NoError(t, err)
+	if key != "" {
+		req.Header.Set("X-API-Key", key)
+	}
+	res, err := http.DefaultClient.Do(req)
+	require.NoError(t, err)
+	defer res.Body.Close()
+	var b bytes.Buffer
+	_, err = b.ReadFrom(res.Body)
+	require.NoError(t, err)
+	return response{status: res.StatusCode, header: res.Header, body: b.String()}
+}
+
+// 150 requests from 50 clients on a 100-request trial key: exactly 100
+// answers 200 with remaining 99…0, and 50 answers 429 claim.
+func TestTrialAllowanceIsExactUnderConcurrency(t *testing.T) {
+	ms := newMeteredServer(t, filepath.Join(t.TempDir(), "ta.db"), access.Config{Rates: noRates}, Config{})
+	trial := ms.issue(t, store.PlanTrial, "x")
+
+	var mu sync.Mutex
+	var remaining []int
+	refused := 0
+	var wg sync.WaitGroup
+	jobs := make(chan int)
+	for range 50 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for range jobs {
+				res := call(t, "GET", ms.URL+"/sentiment?text=good", trial.Secret, "")
+				mu.Lock()
+				switch res.status {
+				case http.StatusOK:
+					n, err := strconv.Atoi(res.header.Get("X-Gw-Remaining"))
+					assert.NoError(t, err)
+					remaining = append(remaining, n)
+				case http.StatusTooManyRequests:
+					refused++
+					var body refusal
+					assert.NoError(t, json.Unmarshal([]byte(res.body), &body))
+					assert.Equal(t, "claim", body.Action)
+					assert.NotEmpty(t, body.ClaimURL)
+					assert.Equal(t, "0", res.header.Get("X-Gw-Remaining"))
+				default:
+					t.Errorf("status %d: %s", res.status, res.body)
+				}
+				mu.Unlock()
+			}
+		}()
+	}
+	for i := range 150 {
+		jobs <- i
+	}
+	close(jobs)
+	wg.Wait()
+	slices.Sort(remaining)
+	want := make([]int, 100)
+	for i := range want {
+		want[i] = i
+	}
+	assert.Equal(t, want, remaining)
+	assert.Equal(t, 50, refused)
+}
+
+func TestWhatIsMetered(t *testing.T) {
+	dir := t.TempDir()
+	db := filepath.Join(dir, "ta.db")
+	ms := newMeteredServer(t, db, access.Config{Rates: noRates, FreeAllowance: 5}, Config{})
+	k := ms.issue(t, store.PlanFree, "m@example.com")
+	remaining := func(res response) string { return res.header.Get("X-Gw-Remaining") }
+
+	res := call(t, "GET", ms.URL+"/sentiment?text=ok", k.Secret, "")
+	require.Equal(t, http.StatusOK, res.status)
+	assert.Equal(t, "4", remaining(res))
+	assert.Regexp(t, `^\d{4}-\d\d-01T00:00:00Z$`, res.header.Get("X-Gw-Reset"))
+
+	res = call(t, "GET", ms.URL+"/sentiment", k.Secret, "") // 422 counts
+	require.Equal(t, http.StatusUnprocessableEntity, res.status)
+	assert.Equal(t, "3", remaining(res))
+
+	res = call(t, "GET", ms.URL+"/docs.md", k.Secret, "") // docs don't count, but report
+	require.Equal(t, http.StatusOK, res.status)
+	assert.Equal(t, "3", remaining(res))
+
+	// Bearer works as X-API-Key does.
+	req, _ := http.NewRequest("POST", ms.URL+"/ner", strings.NewReader(`{"text":"Paris"}`))
+	req.Header.Set("Authorization", "Bearer "+k.Secret)
+	r2, err := http.DefaultClient.Do(req)
+	require.NoError(t, err)
+	r2.Body.Close()
+	assert.Equal(t, http.StatusOK, r2.StatusCode)
+	assert.Equal(t, "2", r2.Header.Get("X-Gw-Remaining"))
+
+	for _, want := range []string{"1", "0"} {
+		res = call(t, "GET", ms.URL+"/sentiment?text=ok", k.Secret, "")
+		require.Equal(t, http.StatusOK, res.status)
+		assert.Equal(t, want, remaining(res))
+	}
+	res = call(t, "GET", ms.URL+"/sentiment?text=ok", k.Secret, "") // 429 does not count
+	require.Equal(t, http.StatusTooManyRequests, res.status)
+	assert.NotEmpty(t, res.header.Get("Retry-After"))
+	var body refusal
+	require.NoError(t, json.Unmarshal([]byte(res.body), &body))
+	assert.Equal(t, "wait", body.Action)
+	assert.Equal(t, "allowance_exhausted", body.Error)
+	assert.Equal(t, res.header.Get("X-Gw-Reset"), body.Reset)
+
+	// The count survives a restart.
+	ms.Close()
+	require.NoError(t, ms.store.Close())
+	again := newMeteredServer(t, db, access.Config{Rates: noRates, FreeAllowance: 6}, Config{})
+	res = call(t, "GET", again.URL+"/sentiment?text=ok", k.Secret, "")
+	require.Equal(t, http.StatusOK, res.status)
+	assert.Equal(t, "0", remaining(res), "5 counted before the restart, 1 now, of 6")
+}
+
+func TestUnauthorized(t *testing.T) {
+	ms := newMeteredServer(t, filepath.Join(t.TempDir(), "ta.db"), access.Config{Rates: noRates}, Config{})
+	tests := []struct {
+		name, key, code string
+	}{
+		{"no key", "", "missing_key"},
+		{"unknown key", "ta_live_00000000000000000000000000000000", "invalid_key"},
+		{"other API's key", "sk_live_abcdef", "invalid_key"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			res := call(t, "GET", ms.URL+"/ner?text=a", tt.key, "")
+			require.Equal(t, http.StatusUnauthorized, res.status)
+			var body refusal
+			require.NoError(t, json.Unmarshal([]byte(res.body), &body))
+			assert.Equal(t, tt.code, body.Error)
+			assert.NotEmpty(t, body.Detail)
+			assert.Equal(t, "0", res.header.Get("X-Gw-Remaining"))
+			assert.NotEmpty(t, res.header.Get("X-Gw-Reset"))
+		})
+	}
+	// Docs, OpenAPI and the index need no key.
+	for _, p := range []string{"/", "/openapi.json", "/docs", "/docs.md", "/developer/", "/developer/openapi.json"} {
+		res := call(t, "GET", ms.URL+p, "", "")
+		assert.Equal(t, http.StatusOK, res.status, p)
+	}
+}
+
+func TestTrialEndpoint(t *testing.T) {
+	ms := newMeteredServer(t, filepath.Join(t.TempDir(), "ta.db"), access.Config{Rates: noRates},
+		Config{BaseURL: "https://api.example.com", TrustedProxies: []netip.Prefix{netip.MustParsePrefix("10.0.0.0/8")}})
+	post := func(xff string) response {
+		req, _ := http.NewRequest("POST", ms.URL+"/developer/trial", nil)
+		if xff != "" {
+			req.Header.Set("X-Forwarded-For", xff)
+		}
+		res, err := http.DefaultClient.Do(req)
+		require.NoError(t, err)
+		defer res.Body.Close()
+		var b bytes.Buffer
+		_, _ = b.ReadFrom(res.Body)
+		return response{status: res.StatusCode, header: res.Header, body: b.String()}
+	}
+	var first map[string]any
+	for i := range 3 {
+		// The test client is 127.0.0.1, not a trusted proxy: its
+		// X-Forwarded-For is ignored, so all three count for 127.0.0.1.
+		res := post("198.51.100." + strconv.Itoa(i))
+		require.Equal(t, http.StatusOK, res.status, res.body)
+		if i == 0 {
+			require.NoError(t, json.Unmarshal([]byte(res.body), &first))
+		}
+	}
+	assert.Equal(t, "trial", first["plan"])
+	assert.Equal(t, "https://api.example.com", first["base_url"])
+	assert.Equal(t, "https://api.example.com/mcp", first["mcp_url"])
+	assert.Equal(t, float64(100), first["remaining"])
+	assert.Regexp(t, `^https://api.example.com/developer/claim\?key=\d+&sig=`, first["claim_url"])
+	assert.Regexp(t, `^ta_trial_`, first["key"])
+	assert.NotEmpty(t, first["expires_at"])
+
+	res := post("203.0.113.99") // a forged header from an untrusted peer
+	assert.Equal(t, http.StatusTooManyRequests, res.status)
+	assert.NotEmpty(t, res.header.Get("Retry-After"))
+	assert.Contains(t, res.body, `"error":"trial_limit"`)
+
+	// The key works at once.
+	key := first["key"].(string)
+	ok := call(t, "GET", ms.URL+"/sentiment?text=fine", key, "")
+	assert.Equal(t, http.StatusOK, ok.status)
+	assert.Equal(t, "99", ok.header.Get("X-Gw-Remaining"))
+}
+
+func TestKeysNeverStoredOrLoggedInClear(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "ta.db")
+	ms := newMeteredServer(t, db, access.Config{Rates: noRates}, Config{})
+	k := ms.issue(t, store.PlanFree, "s@example.com")
+	call(t, "GET", ms.URL+"/sentiment?text=hi", k.Secret, "")
+	call(t, "GET", ms.URL+"/mcp/k/"+k.Secret, "", "")
+	req, _ := http.NewRequest("GET", ms.URL+"/ner?text=x", nil)
+	req.Header.Set("Authorization", "Bearer "+k.Secret)
+	res, err := http.DefaultClient.Do(req)
+	require.NoError(t, err)
+	res.Body.Close()
+	ms.Close()
+	require.NoError(t, ms.store.Close())
+
+	logs := ms.logs.String()
+	require.NotEmpty(t, logs)
+	assert.NotContains(t, logs, k.Secret)
+	assert.Contains(t, logs, k.Key.Prefix, "logs name the key by its prefix")
+	for _, name := range []string{db, db + "-wal", db + "-shm"} {
+		data, err := os.ReadFile(name)
+		if os.IsNotExist(err) {
+			continue
+		}
+		require.NoError(t, err)
+		assert.False(t, bytes.Contains(data, []byte(k.Secret)), "%s holds the key in clear", name)
+	}
+}
+
+func TestConsoleUsesTheSandboxKey(t *testing.T) {
+	ms := newMeteredServer(t, filepath.Join(t.TempDir(), "ta.db"), access.Config{Rates: noRates}, Config{})
+	res := call(t, "GET", ms.URL+"/docs", "", "")
+	require.Equal(t, http.StatusOK, res.status)
+	key, err := ms.gate.SandboxKey(context.Background())
+	require.NoError(t, err)
+	assert.Contains(t, res.body, key)
+	ok := call(t, "GET", ms.URL+"/sentiment?text=good", key, "")
+	assert.Equal(t, http.StatusOK, ok.status)
+	assert.Equal(t, strconv.Itoa(access.DefaultSandboxAllowance-1), ok.header.Get("X-Gw-Remaining"))
+}
+
+// When the store fails, requests get a 503 naming no internals, with the
+// gateway headers, and readiness reports it.
+func TestStoreFailureIs503(t *testing.T) {
+	ms := newMeteredServer(t, filepath.Join(t.TempDir(), "ta.db"), access.Config{Rates: noRates}, Config{})
+	k := ms.issue(t, store.PlanFree, "f@example.com")
+	require.NoError(t, ms.store.Close())
+	res := call(t, "GET", ms.URL+"/sentiment?text=x", k.Secret, "")
+	assert.Equal(t, http.StatusServiceUnavailable, res.status)
+	assert.Equal(t, "1", res.header.Get("Retry-After"))
+	assert.NotEmpty(t, res.header.Get("X-Gw-Remaining"))
+	assert.Contains(t, res.body, `"error":"unavailable"`)
+	assert.NotContains(t, res.body, "sql")
+	ready := call(t, "GET", ms.URL+"/readyz", "", "")
+	assert.Equal(t, http.StatusServiceUnavailable, ready.status)
+}
+
+// An MCP request that presents a key answers with the allowance after its
+// tool calls were counted.
+func TestMCPResponseCarriesTheAllowance(t *testing.T) {
+	ms := newMeteredServer(t, filepath.Join(t.TempDir(), "ta.db"), access.Config{Rates: noRates}, Config{})
+	k := ms.issue(t, store.PlanFree, "mcp@example.com")
+	body := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"analyze_sentiment_post","arguments":{"text":"good"}}}`
+	for _, path := range []string{"/mcp/k/" + k.Secret, "/mcp"} {
+		req, _ := http.NewRequest("POST", ms.URL+path, strings.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		req.Header.Set("MCP-Protocol-Version", "2025-06-18")
+		if path == "/mcp" {
+			req.Header.Set("X-API-Key", k.Secret)
+		}
+		res, err := http.DefaultClient.Do(req)
+		require.NoError(t, err)
+		res.Body.Close()
+		require.Equal(t, http.StatusOK, res.StatusCode, path)
+		want := "999"
+		if path == "/mcp" {
+			want = "998"
+		}
+		assert.Equal(t, want, res.Header.Get("X-Gw-Remaining"), path)
+	}
+}

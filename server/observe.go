@@ -1,0 +1,72 @@
+package server
+
+import (
+	"context"
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+)
+
+// metrics are the server's Prometheus series. Labels are operation ids
+// and status codes only: never keys, paths or inputs, which would leak
+// secrets and grow without bound.
+type metrics struct {
+	registry *prometheus.Registry
+	requests *prometheus.CounterVec
+	latency  *prometheus.HistogramVec
+	inflight prometheus.Gauge
+}
+
+func newMetrics() *metrics {
+	m := &metrics{
+		registry: prometheus.NewRegistry(),
+		requests: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "textanalysis_http_requests_total",
+			Help: "HTTP requests by operation (\"other\" for docs and site pages) and status.",
+		}, []string{"operation", "status"}),
+		latency: prometheus.NewHistogramVec(prometheus.HistogramOpts{
+			Name:    "textanalysis_http_request_duration_seconds",
+			Help:    "Time to answer, by operation and status.",
+			Buckets: []float64{.001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5, 10, 30},
+		}, []string{"operation", "status"}),
+		inflight: prometheus.NewGauge(prometheus.GaugeOpts{
+			Name: "textanalysis_http_requests_in_flight",
+			Help: "Requests being answered.",
+		}),
+	}
+	m.registry.MustRegister(m.requests, m.latency, m.inflight,
+		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	return m
+}
+
+func (m *metrics) handler() http.Handler {
+	return promhttp.HandlerFor(m.registry, promhttp.HandlerOpts{})
+}
+
+func (m *metrics) observe(operation string, status int, d time.Duration) {
+	if operation == "" {
+		operation = "other"
+	}
+	code := strconv.Itoa(status)
+	m.requests.WithLabelValues(operation, code).Inc()
+	m.latency.WithLabelValues(operation, code).Observe(d.Seconds())
+}
+
+// serveReady answers 200 when the server can do its work: the models are
+// loaded (they are, once New returned) and the store answers.
+func (s *Server) serveReady(w http.ResponseWriter, r *http.Request) {
+	if s.cfg.Gate != nil {
+		ctx, cancel := context.WithTimeout(r.Context(), 2*time.Second)
+		defer cancel()
+		if _, err := s.cfg.Gate.Store().Used(ctx, 0, time.Time{}); err != nil {
+			s.log.Warn("not ready", "err", err)
+			writeJSON(w, http.StatusServiceUnavailable, map[string]string{"status": "unavailable", "detail": "the store does not answer"})
+			return
+		}
+	}
+	writeJSON(w, http.StatusOK, map[string]string{"status": "ready"})
+}

@@ -1,0 +1,30 @@
+// Package postgres is the [store.Store] on PostgreSQL (pgx, pgxpool), for
+// several server processes that must share exact counts.
+//
+// [Open] connects and migrates the schema; the migrations hold a
+// transaction-scoped advisory lock, so processes starting at once apply
+// them once. The tables go into the first schema of the connection's
+// search_path (set it in the URL, e.g. ?search_path=textanalysis, to keep
+// them apart). A [Store] is safe for concurrent use; pool settings come
+// from the URL (pool_max_conns and the like).
+//
+// [Store.Consume] counts in one INSERT … ON CONFLICT … DO UPDATE … WHERE
+// count < limit, which PostgreSQL runs atomically against the latest row
+// version, so any number of processes sharing the database never count past
+// an allowance. Times are timestamptz, kept to the microsecond.
+//
+// Each count is a commit, and with PostgreSQL's default synchronous_commit
+// a commit waits for its WAL to reach the disk: on a slow disk that is a
+// few milliseconds, and one account's requests queue on its counter row.
+// Adding synchronous_commit=off to the URL makes a count cost about as much
+// as a round trip; a crash of the database server (not of a client) may
+// then lose its last fraction of a second of counts, which never lets an
+// account past its allowance by more than those few requests.
+//
+//	st, err := postgres.Open(ctx, "postgres://textanalysis@db.internal/textanalysis")
+//	if err != nil {
+//		return err
+//	}
+//	defer st.Close()
+//	count, ok, err := st.Consume(ctx, accountID, periodStart, 1000)
+package postgres

@@ -1,0 +1,447 @@
+package postgres
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"runtime"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/textanalysis/go-textanalysis/server/store"
+)
+
+// Store is a [store.Store] on a PostgreSQL database. Build it with [Open].
+type Store struct {
+	pool      *pgxpool.Pool
+	closeOnce sync.Once
+}
+
+var _ store.Store = (*Store)(nil)
+
+// Open connects to the database at url (a postgres:// URL or key=value
+// connection string, as pgx reads it) and migrates its schema to the
+// current version. Several processes may open one database at once. The
+// pool holds up to max(16, 4×GOMAXPROCS) connections unless the URL sets
+// pool_max_conns.
+func Open(ctx context.Context, url string) (*Store, error) {
+	cfg, err := pgxpool.ParseConfig(url)
+	if err != nil {
+		// pgx's message may quote the URL, password included.
+		return nil, errors.New("postgres: open: cannot parse the connection URL")
+	}
+	if !strings.Contains(url, "pool_max_conns") {
+		// pgxpool's default, max(4, NumCPU), starves a server whose every
+		// request waits on the database twice.
+		cfg.MaxConns = int32(max(16, 4*runtime.GOMAXPROCS(0)))
+	}
+	pool, err := pgxpool.NewWithConfig(ctx, cfg)
+	if err != nil {
+		return nil, fmt.Errorf("postgres: open: %w", err)
+	}
+	if err := migrate(ctx, pool); err != nil {
+		pool.Close()
+		return nil, err
+	}
+	return &Store{pool: pool}, nil
+}
+
+// Close closes the pool's connections. Calling it again does nothing.
+func (s *Store) Close() error {
+	s.closeOnce.Do(s.pool.Close)
+	return nil
+}
+
+// wrap turns constraint violations into the store's sentinel errors and
+// prefixes anything else with the operation.
+func wrap(op string, err error) error {
+	if errors.Is(err, pgx.ErrNoRows) {
+		return store.ErrNotFound
+	}
+	var pe *pgconn.PgError
+	if errors.As(err, &pe) {
+		switch pe.Code {
+		case "23505": // unique_violation
+			return store.ErrExists
+		case "23503": // foreign_key_violation
+			return store.ErrNotFound
+		}
+	}
+	return fmt.Errorf("postgres: %s: %w", op, err)
+}
+
+// normTime is t as PostgreSQL keeps it: in UTC, to the microsecond.
+func normTime(t time.Time) time.Time {
+	if t.IsZero() {
+		return time.Time{}
+	}
+	return time.UnixMicro(t.UnixMicro()).UTC()
+}
+
+// nullTime stores a zero time as NULL.
+func nullTime(t time.Time) *time.Time {
+	if t.IsZero() {
+		return nil
+	}
+	t = normTime(t)
+	return &t
+}
+
+func fromNull(t *time.Time) time.Time {
+	if t == nil {
+		return time.Time{}
+	}
+	return t.UTC()
+}
+
+// An e-mail is stored lower-cased, and none as NULL so that accounts
+// without one never collide on the unique index.
+func email(e string) *string {
+	if e == "" {
+		return nil
+	}
+	e = strings.ToLower(e)
+	return &e
+}
+
+const accountCols = `a.id, a.email, a.plan, a.email_confirmed, a.monthly_cap, a.created_at, a.trial_expires_at`
+
+func scanAccount(row pgx.Row, extra ...any) (store.Account, error) {
+	var (
+		a       store.Account
+		mail    *string
+		created time.Time
+		exp     *time.Time
+	)
+	dest := append([]any{&a.ID, &mail, &a.Plan, &a.EmailConfirmed, &a.MonthlyCap, &created, &exp}, extra...)
+	if err := row.Scan(dest...); err != nil {
+		return store.Account{}, err
+	}
+	if mail != nil {
+		a.Email = *mail
+	}
+	a.CreatedAt = created.UTC()
+	a.TrialExpiresAt = fromNull(exp)
+	return a, nil
+}
+
+const keyCols = `k.id, k.account_id, k.prefix, k.hash, k.kind, k.api, k.name, k.created_at, k.revoked_at`
+
+// keyDest returns the scan destinations of keyCols and a function that
+// finishes k after the scan.
+func keyDest(k *store.Key) ([]any, func()) {
+	var revoked *time.Time
+	return []any{&k.ID, &k.AccountID, &k.Prefix, &k.Hash, &k.Kind, &k.API, &k.Name, &k.CreatedAt, &revoked}, func() {
+		k.CreatedAt = k.CreatedAt.UTC()
+		k.RevokedAt = fromNull(revoked)
+	}
+}
+
+// CreateAccount implements [store.Store].
+func (s *Store) CreateAccount(ctx context.Context, a store.Account) (store.Account, error) {
+	if a.CreatedAt.IsZero() {
+		a.CreatedAt = time.Now()
+	}
+	a.CreatedAt = normTime(a.CreatedAt)
+	a.TrialExpiresAt = normTime(a.TrialExpiresAt)
+	a.Email = strings.ToLower(a.Email)
+	err := s.pool.QueryRow(ctx,
+		`INSERT INTO accounts (email, plan, email_confirmed, monthly_cap, created_at, trial_expires_at)
+		VALUES ($1, $2, $3, $4, $5, $6) RETURNING id`,
+		email(a.Email), string(a.Plan), a.EmailConfirmed, a.MonthlyCap, a.CreatedAt, nullTime(a.TrialExpiresAt),
+	).Scan(&a.ID)
+	if err != nil {
+		return store.Account{}, wrap("create account", err)
+	}
+	return a, nil
+}
+
+// Account implements [store.Store].
+func (s *Store) Account(ctx context.Context, id int64) (store.Account, error) {
+	a, err := scanAccount(s.pool.QueryRow(ctx, `SELECT `+accountCols+` FROM accounts a WHERE a.id = $1`, id))
+	if err != nil {
+		return store.Account{}, wrap("account", err)
+	}
+	return a, nil
+}
+
+// AccountByEmail implements [store.Store].
+func (s *Store) AccountByEmail(ctx context.Context, mail string) (store.Account, error) {
+	if mail == "" {
+		return store.Account{}, store.ErrNotFound
+	}
+	a, err := scanAccount(s.pool.QueryRow(ctx, `SELECT `+accountCols+` FROM accounts a WHERE a.email = $1`, email(mail)))
+	if err != nil {
+		return store.Account{}, wrap("account by email", err)
+	}
+	return a, nil
+}
+
+// UpdateAccount implements [store.Store].
+func (s *Store) UpdateAccount(ctx context.Context, a store.Account) error {
+	tag, err := s.pool.Exec(ctx,
+		`UPDATE accounts SET email = $1, plan = $2, email_confirmed = $3, monthly_cap = $4, trial_expires_at = $5 WHERE id = $6`,
+		email(a.Email), string(a.Plan), a.EmailConfirmed, a.MonthlyCap, nullTime(a.TrialExpiresAt), a.ID)
+	return affected("update account", tag, err)
+}
+
+// affected maps an UPDATE that touched no row to ErrNotFound.
+func affected(op string, tag pgconn.CommandTag, err error) error {
+	if err != nil {
+		return wrap(op, err)
+	}
+	if tag.RowsAffected() == 0 {
+		return store.ErrNotFound
+	}
+	return nil
+}
+
+// ListAccounts implements [store.Store].
+func (s *Store) ListAccounts(ctx context.Context) ([]store.Account, error) {
+	rows, err := s.pool.Query(ctx, `SELECT `+accountCols+` FROM accounts a ORDER BY a.id`)
+	if err != nil {
+		return nil, wrap("list accounts", err)
+	}
+	list, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (store.Account, error) { return scanAccount(row) })
+	if err != nil {
+		return nil, wrap("list accounts", err)
+	}
+	return list, nil
+}
+
+// CreateKey implements [store.Store].
+func (s *Store) CreateKey(ctx context.Context, k store.Key) (store.Key, error) {
+	if k.CreatedAt.IsZero() {
+		k.CreatedAt = time.Now()
+	}
+	k.CreatedAt = normTime(k.CreatedAt)
+	k.RevokedAt = normTime(k.RevokedAt)
+	err := s.pool.QueryRow(ctx,
+		`INSERT INTO api_keys (account_id, prefix, hash, kind, api, name, created_at, revoked_at)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id`,
+		k.AccountID, k.Prefix, k.Hash, k.Kind, k.API, k.Name, k.CreatedAt, nullTime(k.RevokedAt),
+	).Scan(&k.ID)
+	if err != nil {
+		return store.Key{}, wrap("create key", err)
+	}
+	return k, nil
+}
+
+// KeyByHash implements [store.Store].
+func (s *Store) KeyByHash(ctx context.Context, hash string) (store.Key, store.Account, error) {
+	var k store.Key
+	dest, finish := keyDest(&k)
+	a, err := scanAccount(s.pool.QueryRow(ctx,
+		`SELECT `+accountCols+`, `+keyCols+` FROM api_keys k JOIN accounts a ON a.id = k.account_id WHERE k.hash = $1`,
+		hash), dest...)
+	if err != nil {
+		return store.Key{}, store.Account{}, wrap("key by hash", err)
+	}
+	finish()
+	return k, a, nil
+}
+
+// Key implements [store.Store].
+func (s *Store) Key(ctx context.Context, id int64) (store.Key, error) {
+	var k store.Key
+	dest, finish := keyDest(&k)
+	if err := s.pool.QueryRow(ctx, `SELECT `+keyCols+` FROM api_keys k WHERE k.id = $1`, id).Scan(dest...); err != nil {
+		return store.Key{}, wrap("key", err)
+	}
+	finish()
+	return k, nil
+}
+
+// ListKeys implements [store.Store].
+func (s *Store) ListKeys(ctx context.Context, accountID int64) ([]store.Key, error) {
+	rows, err := s.pool.Query(ctx,
+		`SELECT `+keyCols+` FROM api_keys k WHERE $1::bigint = 0 OR k.account_id = $1 ORDER BY k.id`, accountID)
+	if err != nil {
+		return nil, wrap("list keys", err)
+	}
+	list, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (store.Key, error) {
+		var k store.Key
+		dest, finish := keyDest(&k)
+		if err := row.Scan(dest...); err != nil {
+			return store.Key{}, err
+		}
+		finish()
+		return k, nil
+	})
+	if err != nil {
+		return nil, wrap("list keys", err)
+	}
+	return list, nil
+}
+
+// RevokeKey implements [store.Store].
+func (s *Store) RevokeKey(ctx context.Context, keyID int64, at time.Time) error {
+	if at.IsZero() {
+		return errors.New("postgres: revoke key: zero time")
+	}
+	tag, err := s.pool.Exec(ctx,
+		`UPDATE api_keys SET revoked_at = COALESCE(revoked_at, $1) WHERE id = $2`, nullTime(at), keyID)
+	return affected("revoke key", tag, err)
+}
+
+// MoveKey implements [store.Store].
+func (s *Store) MoveKey(ctx context.Context, keyID, toAccountID int64) error {
+	tag, err := s.pool.Exec(ctx, `UPDATE api_keys SET account_id = $1 WHERE id = $2`, toAccountID, keyID)
+	return affected("move key", tag, err)
+}
+
+// Consume implements [store.Store]. It returns ErrNotFound for an unknown
+// account.
+func (s *Store) Consume(ctx context.Context, accountID int64, period time.Time, limit int64) (int64, bool, error) {
+	if limit <= 0 {
+		n, err := s.Used(ctx, accountID, period)
+		return n, false, err
+	}
+	var n int64
+	err := s.pool.QueryRow(ctx,
+		`INSERT INTO usage_counts AS u (account_id, period, count) VALUES ($1, $2, 1)
+		ON CONFLICT (account_id, period) DO UPDATE SET count = u.count + 1 WHERE u.count < $3
+		RETURNING u.count`,
+		accountID, normTime(period), limit).Scan(&n)
+	switch {
+	case err == nil:
+		return n, true, nil
+	case errors.Is(err, pgx.ErrNoRows):
+		// At the limit: nothing changed. Read the count as it is now.
+		n, err := s.Used(ctx, accountID, period)
+		return n, false, err
+	}
+	return 0, false, wrap("consume", err)
+}
+
+// Used implements [store.Store].
+func (s *Store) Used(ctx context.Context, accountID int64, period time.Time) (int64, error) {
+	var n int64
+	err := s.pool.QueryRow(ctx,
+		`SELECT count FROM usage_counts WHERE account_id = $1 AND period = $2`, accountID, normTime(period)).Scan(&n)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return 0, nil
+	}
+	if err != nil {
+		return 0, wrap("used", err)
+	}
+	return n, nil
+}
+
+// UsageSince implements [store.Store].
+func (s *Store) UsageSince(ctx context.Context, since time.Time) ([]store.Usage, error) {
+	rows, err := s.pool.Query(ctx,
+		`SELECT u.account_id, a.email, a.plan, u.period, u.count
+		FROM usage_counts u JOIN accounts a ON a.id = u.account_id
+		WHERE u.period >= $1 ORDER BY u.period, u.account_id`, normTime(since))
+	if err != nil {
+		return nil, wrap("usage since", err)
+	}
+	list, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (store.Usage, error) {
+		var (
+			u    store.Usage
+			mail *string
+		)
+		if err := row.Scan(&u.AccountID, &mail, &u.Plan, &u.Period, &u.Count); err != nil {
+			return store.Usage{}, err
+		}
+		if mail != nil {
+			u.Email = *mail
+		}
+		u.Period = u.Period.UTC()
+		return u, nil
+	})
+	if err != nil {
+		return nil, wrap("usage since", err)
+	}
+	return list, nil
+}
+
+// TakeTrialSlot implements [store.Store].
+func (s *Store) TakeTrialSlot(ctx context.Context, addrHMAC string, day time.Time, limit int) (bool, error) {
+	if limit <= 0 {
+		return false, nil
+	}
+	var n int64
+	err := s.pool.QueryRow(ctx,
+		`INSERT INTO trial_slots AS t (addr_hmac, day, count) VALUES ($1, $2, 1)
+		ON CONFLICT (addr_hmac, day) DO UPDATE SET count = t.count + 1 WHERE t.count < $3
+		RETURNING t.count`,
+		addrHMAC, normTime(day), limit).Scan(&n)
+	switch {
+	case err == nil:
+		return true, nil
+	case errors.Is(err, pgx.ErrNoRows):
+		return false, nil
+	}
+	return false, wrap("take trial slot", err)
+}
+
+// CreateToken implements [store.Store].
+func (s *Store) CreateToken(ctx context.Context, t store.Token) error {
+	_, err := s.pool.Exec(ctx,
+		`INSERT INTO tokens (hash, purpose, account_id, key_id, email, expires_at) VALUES ($1, $2, $3, $4, $5, $6)`,
+		t.Hash, t.Purpose, t.AccountID, t.KeyID, t.Email, nullTime(t.ExpiresAt))
+	if err != nil {
+		return wrap("create token", err)
+	}
+	return nil
+}
+
+// Token implements [store.Store].
+func (s *Store) Token(ctx context.Context, hash, purpose string, now time.Time) (store.Token, error) {
+	var (
+		t   store.Token
+		exp *time.Time
+	)
+	err := s.pool.QueryRow(ctx,
+		`SELECT hash, purpose, account_id, key_id, email, expires_at FROM tokens
+		WHERE hash = $1 AND purpose = $2 AND expires_at > $3`, hash, purpose, normTime(now),
+	).Scan(&t.Hash, &t.Purpose, &t.AccountID, &t.KeyID, &t.Email, &exp)
+	if err != nil {
+		return store.Token{}, wrap("token", err)
+	}
+	t.ExpiresAt = fromNull(exp)
+	return t, nil
+}
+
+// DeleteToken implements [store.Store].
+func (s *Store) DeleteToken(ctx context.Context, hash string) error {
+	if _, err := s.pool.Exec(ctx, `DELETE FROM tokens WHERE hash = $1`, hash); err != nil {
+		return wrap("delete token", err)
+	}
+	return nil
+}
+
+// Secret implements [store.Store]. A generated value must not be empty.
+func (s *Store) Secret(ctx context.Context, name string, generate func() ([]byte, error)) ([]byte, error) {
+	var v []byte
+	err := s.pool.QueryRow(ctx, `SELECT value FROM secrets WHERE name = $1`, name).Scan(&v)
+	if err == nil {
+		return v, nil
+	}
+	if !errors.Is(err, pgx.ErrNoRows) {
+		return nil, wrap("secret", err)
+	}
+	gen, err := generate()
+	if err != nil {
+		return nil, fmt.Errorf("postgres: secret: generate: %w", err)
+	}
+	if len(gen) == 0 {
+		return nil, errors.New("postgres: secret: generate returned an empty value")
+	}
+	// When another caller stored the secret first, the no-op update
+	// returns its value, and this caller's is dropped.
+	err = s.pool.QueryRow(ctx,
+		`INSERT INTO secrets AS s (name, value) VALUES ($1, $2)
+		ON CONFLICT (name) DO UPDATE SET name = s.name RETURNING s.value`, name, gen).Scan(&v)
+	if err != nil {
+		return nil, wrap("secret", err)
+	}
+	return v, nil
+}

@@ -1,0 +1,25 @@
+// Package sqlite is the embedded [store.Store]: one SQLite file (pure Go,
+// modernc.org/sqlite) in WAL mode, the server's default, for one server
+// process or a few sharing a machine.
+//
+// [Open] creates the file when needed and migrates its schema; it is safe
+// for several processes to open one file at once. A [Store] is safe for
+// concurrent use. It writes through a single connection, so that writers
+// in one process queue in Go rather than fail with SQLITE_BUSY, and reads
+// through a pool that runs beside the writer; other processes on the same
+// file wait for the write lock for up to [BusyTimeout]. Each write is one
+// statement in its own transaction; [Store.Consume] counts in one
+// INSERT … ON CONFLICT … DO UPDATE … WHERE count < limit, so a count never
+// passes its limit. Commits are not synced to disk one by one
+// (synchronous=NORMAL): a crash of the process loses nothing, a power cut
+// may lose the last few counts.
+//
+// Times are stored as Unix microseconds (UTC); zero times as NULL.
+//
+//	st, err := sqlite.Open(ctx, "textanalysis.db")
+//	if err != nil {
+//		return err
+//	}
+//	defer st.Close()
+//	count, ok, err := st.Consume(ctx, accountID, periodStart, 1000)
+package sqlite

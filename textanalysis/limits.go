@@ -1,0 +1,44 @@
+package textanalysis
+
+import "time"
+
+// The limits every front end (server, CLI, MCP) applies, documented in the
+// README. Options can change each of them.
+const (
+	// DefaultMaxTextRunes caps `text` and `context`, in code points.
+	DefaultMaxTextRunes = 100_000
+	// DefaultMaxQuestionRunes caps a question, in code points.
+	DefaultMaxQuestionRunes = 1_000
+	// DefaultMaxURLRunes caps a URL, in code points.
+	DefaultMaxURLRunes = 2_048
+	// DefaultMaxSpans caps the spans a caller may give to Display.
+	DefaultMaxSpans = 10_000
+	// DefaultMaxPageBytes caps a fetched page.
+	DefaultMaxPageBytes = 5 << 20
+	// DefaultFetchTimeout caps a whole fetch, redirects included.
+	DefaultFetchTimeout = 10 * time.Second
+)
+
+// Limits are the sizes the Analyzer accepts. A zero field means its default.
+type Limits struct {
+	MaxTextRunes     int // 0 means DefaultMaxTextRunes
+	MaxQuestionRunes int // 0 means DefaultMaxQuestionRunes
+	MaxURLRunes      int // 0 means DefaultMaxURLRunes
+	MaxSpans         int // 0 means DefaultMaxSpans
+}
+
+func (l Limits) withDefaults() Limits {
+	if l.MaxTextRunes <= 0 {
+		l.MaxTextRunes = DefaultMaxTextRunes
+	}
+	if l.MaxQuestionRunes <= 0 {
+		l.MaxQuestionRunes = DefaultMaxQuestionRunes
+	}
+	if l.MaxURLRunes <= 0 {
+		l.MaxURLRunes = DefaultMaxURLRunes
+	}
+	if l.MaxSpans <= 0 {
+		l.MaxSpans = DefaultMaxSpans
+	}
+	return l
+}
