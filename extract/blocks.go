@@ -34,7 +34,9 @@ type stats struct {
 // extraction is one pass over a page body.
 type extraction struct {
 	body       *html.Node
-	strict     bool // drop elements whose class or id names boilerplate
+	strict     bool                // drop elements whose class or id names boilerplate
+	trusted    map[*html.Node]bool // elements exempt from the class rule: the article's ancestors
+	top        *html.Node          // the article container text chose
 	blocks     []block
 	stats      map[*html.Node]*stats
 	cands      []softCand
@@ -61,8 +63,8 @@ var blockTags = map[atom.Atom]bool{
 	atom.Html: true,
 }
 
-func newExtraction(body *html.Node, strict bool) *extraction {
-	e := &extraction{body: body, strict: strict, stats: make(map[*html.Node]*stats, 256)}
+func newExtraction(body *html.Node, strict bool, trusted map[*html.Node]bool) *extraction {
+	e := &extraction{body: body, strict: strict, trusted: trusted, stats: make(map[*html.Node]*stats, 256)}
 	e.walk(body, body, false, false, -1)
 	e.flush(body, -1)
 	e.dropSoft()
@@ -100,7 +102,7 @@ func (e *extraction) skip(n *html.Node) (hard, soft bool) {
 		// has-sidebar"), not boilerplate.
 		return false, false
 	}
-	if e.strict {
+	if e.strict && !e.trusted[n] {
 		if drop, _ := classVerdict(n); drop {
 			return false, true
 		}
@@ -415,6 +417,7 @@ func (e *extraction) text(title string) string {
 		}
 	}
 	top = e.refineTop(top, cands)
+	e.top = top
 	keep := e.withSiblings(top)
 	return e.collect(keep, e.leadScope(top), title)
 }
@@ -776,6 +779,9 @@ func (e *extraction) keepBlock(b *block, title string) bool {
 	}
 	if b.chars < 40 && lettersShare(b.text) < 0.5 {
 		return false // a date, a time, a counter
+	}
+	if b.chars < 300 && creditLine(b.text) {
+		return false
 	}
 	if b.chars < 250 && callToAction(b.text) {
 		return false

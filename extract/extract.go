@@ -78,15 +78,27 @@ func mainText(doc *html.Node, title string) string {
 	if body == nil {
 		return ""
 	}
-	e := newExtraction(body, true)
+	e := newExtraction(body, true, nil)
 	out := e.text(title)
 	if len(out) < 500 {
 		// Class names hid (nearly) everything: a comments-only page, or a
-		// site that names its article wrapper like a sidebar. Try again
-		// without that rule, and keep the longer result.
-		e2 := newExtraction(body, false)
+		// site that names its article wrapper like a sidebar. Find the
+		// article without that rule; then apply it again everywhere but
+		// on the article's ancestors, so that the captions, share boxes
+		// and related links inside the article still go.
+		e2 := newExtraction(body, false, nil)
 		if out2 := e2.text(title); len(out2) > len(out)+len(out)/2 {
 			out = out2
+			if e2.top != nil {
+				trusted := map[*html.Node]bool{}
+				for n := e2.top; n != nil && n != body; n = n.Parent {
+					trusted[n] = true
+				}
+				e3 := newExtraction(body, true, trusted)
+				if out3 := e3.text(title); len(out3)*2 > len(out2) {
+					out = out3
+				}
+			}
 		}
 	}
 	return out

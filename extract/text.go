@@ -19,8 +19,15 @@ var boilerplatePrefixes = []string{
 	"lesen sie auch", "lesen sie hier", "lesen sie mehr", "mehr zum thema", "schon gelesen", "auch interessant",
 	"das könnte sie auch interessieren", "vea también", "lea también", "contenido relacionado", "leggi anche",
 	"lire aussi", "à lire aussi", "voir aussi", "click here", "subscribe", "sign up", "follow us",
-	"all rights reserved", "copyright", "©",
+	"all rights reserved", "copyright", "©", "explore further", "don't miss", "don’t miss", "filed under",
+	"iklan", "reading time", "tempo de leitura", "lesezeit", "temps de lecture", "tiempo de lectura",
+	"like this story?", "like this article?",
 }
+
+// furnitureLines are whole short lines that label page furniture: the
+// heading of a comment section, a lone "Share".
+var furnitureLines = setOf("comments", "comment", "kommentare", "kommentar", "comentarios", "commentaires",
+	"commenti", "komentarze", "leave a comment", "leave a reply", "share", "teilen", "share this", "print", "drucken")
 
 // creditWords start photo credits and source lines when followed by a
 // colon or nothing: "Photo: AFP", "Quelle:".
@@ -47,6 +54,9 @@ func boilerplateLine(s string) bool {
 		s = s[:cut]
 	}
 	head := strings.ToLower(s)
+	if furnitureLines[strings.TrimRightFunc(head, func(r rune) bool { return !unicode.IsLetter(r) })] {
+		return true
+	}
 	for _, p := range boilerplatePrefixes {
 		if strings.HasPrefix(head, p) {
 			return true
@@ -85,6 +95,15 @@ var ctaWords = []string{
 var cookieContext = []string{"website", "webseite", "site", "browser", "accept", "akzeptier", "consent",
 	"einwillig", "zustimm", "privacy", "datenschutz", "zgod", "używamy", "korzystamy", "utilizamos", "utilisons",
 	"usiamo", "we use", "wir verwenden", "wir nutzen"}
+
+// creditLine reports a line saying who contributed to the story. Lines
+// naming who reported and edited it ("Reporting by ...") are kept: the
+// gold sets disagree on them.
+func creditLine(s string) bool {
+	tail := strings.ToLower(strings.TrimRight(s, ".)] "))
+	return strings.HasSuffix(tail, "contributed to this report") || strings.HasSuffix(tail, "contributed to this story") ||
+		strings.HasSuffix(tail, "contributed to this article")
+}
 
 // callToAction reports text that asks the reader to follow, subscribe or
 // download rather than saying anything.

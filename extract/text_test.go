@@ -53,17 +53,21 @@ func TestCountWords(t *testing.T) {
 
 func TestBoilerplateLines(t *testing.T) {
 	for _, s := range []string{"Read more", "Lesen Sie auch: Der Winter kommt", "Advertisement", "Photo: Jane Doe/AFP",
-		"Updated at 1:23 p.m.", "Abbildung: Vergleich der Werte", "Published 20 November 2019 - 07:50 GMT", "© 2024 Example Corp", "VEA TAMBIÉN"} {
+		"Updated at 1:23 p.m.", "Abbildung: Vergleich der Werte", "Published 20 November 2019 - 07:50 GMT", "© 2024 Example Corp", "VEA TAMBIÉN",
+		"Explore further", "DON'T MISS", "Filed under: Politics |", "Tempo de leitura: 2 minutos", "Comments", "Leave a Reply",
+		"Like this story? Share it with a friend!"} {
 		assert.True(t, boilerplateLine(s), s)
 	}
 	for _, s := range []string{"The committee read more than forty letters.", "Published in 2019, the report found little change in the figures of the year.",
-		"Photographers gathered outside the court."} {
+		"Photographers gathered outside the court.", "Comments from the minister were brief.", "Share prices fell."} {
 		assert.False(t, boilerplateLine(s), s)
 	}
 	for _, s := range []string{"Subscribe to our newsletter!", "Follow us on Twitter for updates", "Download our app today", "Folgen Sie uns auf Instagram",
 		"We use cookies to improve your experience on our website.", "Please enable JavaScript to view the comments."} {
 		assert.True(t, callToAction(s), s)
 	}
+	assert.True(t, creditLine("Associated Press writers Jane Doe and John Roe contributed to this report."))
+	assert.False(t, creditLine("He said the unions contributed to this reporting season's losses."))
 	for _, s := range []string{"The service lost 10,000 subscribers in a month.", "Follow-up questions were answered on Friday.",
 		"She baked cookies for the whole street."} {
 		assert.False(t, callToAction(s), s)
