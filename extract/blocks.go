@@ -104,6 +104,12 @@ func (e *extraction) skip(n *html.Node) (hard, soft bool) {
 	}
 	if e.strict && !e.trusted[n] {
 		if drop, _ := classVerdict(n); drop {
+			// A paragraph of prose is not a title or an info box, whatever
+			// its class says ("<p class=title>" holding the first
+			// paragraph); only strong words (caption, share) drop it.
+			if n.DataAtom == atom.P && !strongClass(n) && textLen(n) >= 150 {
+				return false, false
+			}
 			return false, true
 		}
 	}
@@ -780,7 +786,7 @@ func (e *extraction) keepBlock(b *block, title string) bool {
 	if b.chars < 40 && lettersShare(b.text) < 0.5 {
 		return false // a date, a time, a counter
 	}
-	if b.chars < 300 && creditLine(b.text) {
+	if b.chars < 300 && creditLine(b.text) || b.chars < 200 && pictureCredit(b.text) {
 		return false
 	}
 	if b.chars < 250 && callToAction(b.text) {

@@ -20,7 +20,7 @@ var (
 		"newsletter", "newsletters", "sidebar", "breadcrumb", "breadcrumbs",
 		"cookie", "cookies", "consent", "gdpr", "ad", "ads", "advert", "adverts", "advertisement",
 		"advertising", "adsense", "dfp", "sponsor", "sponsored", "promo", "promotion",
-		"popup", "modal", "pagination", "pager", "tooltip", "popover", "hovercard",
+		"popup", "modal", "pagination", "pager", "tooltip", "popover", "hovercard", "rollover", "flyout",
 		"invisible", "sronly", "visuallyhidden", "offscreen",
 		"skiplink", "noprint", "rss", "subscribe", "subscription", "signup",
 		"login", "signin", "author-bio", "bio", "disclaimer", "copyright",
@@ -83,6 +83,22 @@ func classVerdict(n *html.Node) (drop bool, weight int) {
 		weight -= 25
 	}
 	return v.strong || (v.weak && !v.pos), weight
+}
+
+// strongClass reports a class or id with a strong boilerplate word, one
+// that no positive word overrides.
+func strongClass(n *html.Node) bool {
+	var v wordVerdict
+	for _, a := range n.Attr {
+		switch {
+		case a.Namespace != "":
+		case a.Key == "class":
+			v.scan(dropTaxonomy(a.Val))
+		case a.Key == "id":
+			v.scan(a.Val)
+		}
+	}
+	return v.strong
 }
 
 type wordVerdict struct{ strong, weak, pos, lead bool }

@@ -96,6 +96,24 @@ var cookieContext = []string{"website", "webseite", "site", "browser", "accept",
 	"einwillig", "zustimm", "privacy", "datenschutz", "zgod", "używamy", "korzystamy", "utilizamos", "utilisons",
 	"usiamo", "we use", "wir verwenden", "wir nutzen"}
 
+// creditMarkers name the author or owner of a picture; a short block
+// holding one is a caption or a credit line ("Lee Elder in 1975. | ©
+// Getty Images", "... Foto: Stuttgart Marketing").
+var creditMarkers = []string{"©", "(c) ", "photograph by", "photo by", "photos by", "photo:", "photos:",
+	"foto:", "fotos:", "bild:", "image:", "credit:", "getty images", "bildquelle", "bildnachweis", "symbolbild",
+	"archivfoto", "bildcredit", "fotocredit", "pixabay", "shutterstock", "unsplash", "istockphoto", "stock.adobe"}
+
+// pictureCredit reports a short text that credits a picture.
+func pictureCredit(s string) bool {
+	lower := strings.ToLower(s)
+	for _, m := range creditMarkers {
+		if strings.Contains(lower, m) {
+			return true
+		}
+	}
+	return false
+}
+
 // creditLine reports a line saying who contributed to the story. Lines
 // naming who reported and edited it ("Reporting by ...") are kept: the
 // gold sets disagree on them.

@@ -66,6 +66,13 @@ func TestBoilerplateLines(t *testing.T) {
 		"We use cookies to improve your experience on our website.", "Please enable JavaScript to view the comments."} {
 		assert.True(t, callToAction(s), s)
 	}
+	for _, s := range []string{"Lee Elder in 1975. | © Augusta National/Getty Images", "Cafe im Bohnenviertel. Foto: Stuttgart Marketing",
+		"Photograph by Ed Marshall", "Symbolbild: dahancoo / Pixabay"} {
+		assert.True(t, pictureCredit(s), s)
+	}
+	for _, s := range []string{"The photograph shows the bridge in 1975.", "Photos of the launch were released on Monday."} {
+		assert.False(t, pictureCredit(s), s)
+	}
 	assert.True(t, creditLine("Associated Press writers Jane Doe and John Roe contributed to this report."))
 	assert.False(t, creditLine("He said the unions contributed to this reporting season's losses."))
 	for _, s := range []string{"The service lost 10,000 subscribers in a month.", "Follow-up questions were answered on Friday.",
