@@ -144,13 +144,28 @@ func (e *extraction) walk(n, owner *html.Node, inLink, inPre bool, cand int32) {
 				e.walk(c, owner, inLink, inPre, cc)
 				e.space()
 			default:
-				e.walk(c, owner, inLink || c.DataAtom == atom.A, inPre, cc)
+				e.walk(c, owner, inLink || c.DataAtom == atom.A && !namedAnchor(c), inPre, cc)
 			}
 			if soft {
 				e.flush(owner, cc)
 			}
 		}
 	}
+}
+
+// namedAnchor reports an <a name> without href: a jump target, whose
+// text is not link text.
+func namedAnchor(n *html.Node) bool {
+	named := false
+	for _, a := range n.Attr {
+		switch a.Key {
+		case "href":
+			return false
+		case "name":
+			named = true
+		}
+	}
+	return named
 }
 
 // softCand is an element that class names mark as boilerplate.

@@ -44,6 +44,11 @@ func TestMainTextBlocks(t *testing.T) {
 			excludes: []string{"Unrelated headline"},
 		},
 		{
+			name:     "named anchor is not a link",
+			body:     `<div class="story">` + article + `<p><a name="q7">What did the mayor say about the bridge?</a></p><p>` + prose(2) + `</p></div>`,
+			contains: []string{"What did the mayor say about the bridge?"},
+		},
+		{
 			name:     "caption with a picture credit",
 			body:     `<div class="story">` + article + `<div>The bridge at dawn. | © Jane Doe/Getty Images</div><p>` + prose(2) + `</p></div>`,
 			excludes: []string{"The bridge at dawn"},

@@ -219,6 +219,14 @@ func rawTag(raw []byte, buf *[32]byte, wantAttrs bool) (name []byte, attrs []htm
 			continue
 		}
 		k := lowerInto(key, &kbuf)
+		if string(k) == "href" {
+			// Only its presence matters: <a name> without it is an
+			// anchor, not a link.
+			if !hasAttrKey(attrs, k) {
+				attrs = append(attrs, html.Attribute{Key: "href"})
+			}
+			continue
+		}
 		if !keepAttrs[string(k)] || hasAttrKey(attrs, k) {
 			continue // not needed, or a duplicate (the first one wins)
 		}
