@@ -9,5 +9,13 @@
 // only while it is under its limit, in one statement, so that any number of
 // processes sharing a database never count past an allowance.
 //
+// Retention: [Store.Purge] deletes what can no longer matter (expired
+// tokens, trial slots of past days, unclaimed trials [TrialRetention] after
+// they expired) in batches of [PurgeBatch] rows; the server runs it hourly.
+// [Store.DeleteAccount] erases an account on request. Neither ever deletes
+// a usage row: those are billing records, and the account they refer to
+// stays as an anonymous record (ID, plan, cap, creation time) without
+// e-mail or keys.
+//
 //	count, ok, err := st.Consume(ctx, acct.ID, periodStart, 1000)
 package store

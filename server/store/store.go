@@ -40,7 +40,16 @@ type Account struct {
 	CreatedAt  time.Time
 	// TrialExpiresAt is when a trial account's keys stop working.
 	TrialExpiresAt time.Time
+	// DeletedAt is zero while the account exists. A deleted account
+	// ([Store.DeleteAccount], or an unclaimed trial removed by
+	// [Store.Purge]) that has usage rows stays as an anonymous record for
+	// invoices: ID, Plan, MonthlyCap, CreatedAt and TrialExpiresAt are kept,
+	// Email is empty, EmailConfirmed false, and it has no keys.
+	DeletedAt time.Time
 }
+
+// Deleted reports whether the account was deleted.
+func (a Account) Deleted() bool { return !a.DeletedAt.IsZero() }
 
 // A Key is an API key as stored: never the key itself, only its hash.
 type Key struct {
@@ -84,6 +93,46 @@ type Token struct {
 	ExpiresAt time.Time
 }
 
+// A Deletion says what [Store.DeleteAccount] removed.
+type Deletion struct {
+	Keys   int64 // the account's keys, deleted (a deleted key answers 401 invalid_key)
+	Tokens int64 // claim and confirmation tokens of the account or its e-mail address
+	// Kept is true when usage rows refer to the account: its row stays as
+	// an anonymous record (see [Account.DeletedAt]) so that the rows can
+	// still be invoiced. Otherwise the row is gone too.
+	Kept bool
+}
+
+// Retention limits of [Store.Purge].
+const (
+	// PurgeBatch is the most rows one transaction of Purge deletes, so that
+	// a purge never holds the database's locks for long: a SQLite writer
+	// is free again within milliseconds, and counting never waits behind a
+	// large delete.
+	PurgeBatch = 500
+	// TrialRetention is how long an unclaimed trial account and its key are
+	// kept after the trial expired. For that long the key answers 401
+	// trial_expired with its claim_url and can still be claimed; after it,
+	// it is deleted and answers 401 invalid_key. DESIGN.md §5 promises
+	// trial_expired with no bound; 30 days gives an agent's owner a month to
+	// notice.
+	TrialRetention = 30 * 24 * time.Hour
+)
+
+// PurgeStats counts what one [Store.Purge] removed.
+type PurgeStats struct {
+	Tokens     int64 // expired claim and confirmation tokens
+	TrialSlots int64 // per-address trial counters of past UTC days
+	// TrialKeys and TrialAccounts are unclaimed trials expired for
+	// TrialRetention or more: their keys were deleted, and their accounts
+	// too, or kept as anonymous records when they have usage rows.
+	TrialKeys     int64
+	TrialAccounts int64
+}
+
+// Total is the number of rows Purge deleted or anonymised.
+func (p PurgeStats) Total() int64 { return p.Tokens + p.TrialSlots + p.TrialKeys + p.TrialAccounts }
+
 // Errors the implementations return; test with errors.Is.
 var (
 	ErrNotFound = errors.New("store: not found")
@@ -104,14 +153,24 @@ type Store interface {
 	// address, or ErrNotFound.
 	AccountByEmail(ctx context.Context, email string) (Account, error)
 	// UpdateAccount changes an account's Email, Plan, EmailConfirmed,
-	// MonthlyCap and TrialExpiresAt. ErrNotFound for an unknown ID;
-	// ErrExists when the e-mail belongs to another account.
+	// MonthlyCap and TrialExpiresAt. ErrNotFound for an unknown or deleted
+	// ID; ErrExists when the e-mail belongs to another account.
 	UpdateAccount(ctx context.Context, a Account) error
-	// ListAccounts returns every account, by ID.
+	// ListAccounts returns every account, deleted ones kept for their usage
+	// included, by ID.
 	ListAccounts(ctx context.Context) ([]Account, error)
+	// DeleteAccount erases an account: it deletes its keys and every token
+	// of the account, its keys or its e-mail address, and removes the
+	// account's row, or, when usage rows refer to it, keeps the row without
+	// e-mail and with DeletedAt set to at (see [Account.DeletedAt]). Usage
+	// rows are never deleted. Deleting a deleted account changes nothing.
+	// ErrNotFound for an unknown ID. IDs of deleted accounts and keys are
+	// never given again.
+	DeleteAccount(ctx context.Context, id int64, at time.Time) (Deletion, error)
 
 	// CreateKey stores a key and returns it with its ID and CreatedAt set.
-	// ErrExists when the hash is taken; ErrNotFound for an unknown account.
+	// ErrExists when the hash is taken; ErrNotFound for an unknown or
+	// deleted account.
 	CreateKey(ctx context.Context, k Key) (Key, error)
 	// KeyByHash returns a key, revoked or not, and its account, or
 	// ErrNotFound.
@@ -125,7 +184,8 @@ type Store interface {
 	// the first time. ErrNotFound for an unknown ID.
 	RevokeKey(ctx context.Context, keyID int64, at time.Time) error
 	// MoveKey moves a key to another account (a claimed trial key joins
-	// the e-mail's account). ErrNotFound for an unknown key or account.
+	// the e-mail's account). ErrNotFound for an unknown key, or an unknown
+	// or deleted account.
 	MoveKey(ctx context.Context, keyID, toAccountID int64) error
 
 	// Consume counts one request against an account's period, atomically:
@@ -149,6 +209,16 @@ type Store interface {
 	Token(ctx context.Context, hash, purpose string, now time.Time) (Token, error)
 	// DeleteToken removes a token; deleting a missing one is not an error.
 	DeleteToken(ctx context.Context, hash string) error
+
+	// Purge deletes what can no longer matter at time now, in transactions
+	// of at most PurgeBatch rows: tokens expired at now (or with no
+	// expiry), trial slots of UTC days before now's, and unclaimed trial
+	// accounts expired for TrialRetention or more, with their keys and
+	// tokens (an account with usage rows is kept as an anonymous record;
+	// one with an unexpired token is left for a later purge). Usage rows
+	// are billing records and are never deleted. Purge is idempotent, and
+	// safe to run from several processes at once on one database.
+	Purge(ctx context.Context, now time.Time) (PurgeStats, error)
 
 	// Secret returns the named server secret, creating it with generate
 	// when it does not exist yet; concurrent callers all get the same value.

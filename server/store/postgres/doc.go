@@ -21,6 +21,11 @@
 // then lose its last fraction of a second of counts, which never lets an
 // account past its allowance by more than those few requests.
 //
+// [Store.Purge] takes each batch of rows with FOR UPDATE SKIP LOCKED, so
+// that server processes purging at once share the work. Deleted and erased
+// rows stay in the table files as dead row versions until (auto)vacuum
+// reclaims them, and in backups taken before.
+//
 //	st, err := postgres.Open(ctx, "postgres://textanalysis@db.internal/textanalysis")
 //	if err != nil {
 //		return err

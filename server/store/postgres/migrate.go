@@ -68,6 +68,17 @@ CREATE TABLE secrets (
 	value BYTEA NOT NULL
 );
 `,
+	// 2: deleted accounts, and retention. (Identity columns never give an
+	// ID twice, so unlike SQLite no table is rebuilt.)
+	`
+ALTER TABLE accounts ADD COLUMN deleted_at TIMESTAMPTZ; -- NULL while the account exists
+-- Purge finds unclaimed expired trials here.
+CREATE INDEX accounts_trial_expires_at ON accounts (trial_expires_at)
+	WHERE plan = 'trial' AND deleted_at IS NULL;
+CREATE INDEX trial_slots_day ON trial_slots (day);
+CREATE INDEX tokens_expires_at ON tokens (expires_at);
+CREATE INDEX tokens_account_id ON tokens (account_id);
+`,
 }
 
 // lockKey is the first half of the advisory lock that serialises

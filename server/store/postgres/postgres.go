@@ -109,16 +109,16 @@ func email(e string) *string {
 	return &e
 }
 
-const accountCols = `a.id, a.email, a.plan, a.email_confirmed, a.monthly_cap, a.created_at, a.trial_expires_at`
+const accountCols = `a.id, a.email, a.plan, a.email_confirmed, a.monthly_cap, a.created_at, a.trial_expires_at, a.deleted_at`
 
 func scanAccount(row pgx.Row, extra ...any) (store.Account, error) {
 	var (
-		a       store.Account
-		mail    *string
-		created time.Time
-		exp     *time.Time
+		a            store.Account
+		mail         *string
+		created      time.Time
+		exp, deleted *time.Time
 	)
-	dest := append([]any{&a.ID, &mail, &a.Plan, &a.EmailConfirmed, &a.MonthlyCap, &created, &exp}, extra...)
+	dest := append([]any{&a.ID, &mail, &a.Plan, &a.EmailConfirmed, &a.MonthlyCap, &created, &exp, &deleted}, extra...)
 	if err := row.Scan(dest...); err != nil {
 		return store.Account{}, err
 	}
@@ -127,6 +127,7 @@ func scanAccount(row pgx.Row, extra ...any) (store.Account, error) {
 	}
 	a.CreatedAt = created.UTC()
 	a.TrialExpiresAt = fromNull(exp)
+	a.DeletedAt = fromNull(deleted)
 	return a, nil
 }
 
@@ -185,7 +186,8 @@ func (s *Store) AccountByEmail(ctx context.Context, mail string) (store.Account,
 // UpdateAccount implements [store.Store].
 func (s *Store) UpdateAccount(ctx context.Context, a store.Account) error {
 	tag, err := s.pool.Exec(ctx,
-		`UPDATE accounts SET email = $1, plan = $2, email_confirmed = $3, monthly_cap = $4, trial_expires_at = $5 WHERE id = $6`,
+		`UPDATE accounts SET email = $1, plan = $2, email_confirmed = $3, monthly_cap = $4, trial_expires_at = $5
+		WHERE id = $6 AND deleted_at IS NULL`,
 		email(a.Email), string(a.Plan), a.EmailConfirmed, a.MonthlyCap, nullTime(a.TrialExpiresAt), a.ID)
 	return affected("update account", tag, err)
 }
@@ -221,9 +223,14 @@ func (s *Store) CreateKey(ctx context.Context, k store.Key) (store.Key, error) {
 	}
 	k.CreatedAt = normTime(k.CreatedAt)
 	k.RevokedAt = normTime(k.RevokedAt)
+	// No row comes back for an unknown or deleted account: ErrNotFound.
+	// FOR SHARE waits for a DeleteAccount of the account in progress and
+	// then sees it deleted, so that no key is added behind its back.
 	err := s.pool.QueryRow(ctx,
 		`INSERT INTO api_keys (account_id, prefix, hash, kind, api, name, created_at, revoked_at)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id`,
+		SELECT a.id, $2, $3, $4, $5, $6, $7::timestamptz, $8::timestamptz FROM accounts a WHERE a.id = $1 AND a.deleted_at IS NULL
+		FOR SHARE
+		RETURNING id`,
 		k.AccountID, k.Prefix, k.Hash, k.Kind, k.API, k.Name, k.CreatedAt, nullTime(k.RevokedAt),
 	).Scan(&k.ID)
 	if err != nil {
@@ -291,7 +298,8 @@ func (s *Store) RevokeKey(ctx context.Context, keyID int64, at time.Time) error 
 
 // MoveKey implements [store.Store].
 func (s *Store) MoveKey(ctx context.Context, keyID, toAccountID int64) error {
-	tag, err := s.pool.Exec(ctx, `UPDATE api_keys SET account_id = $1 WHERE id = $2`, toAccountID, keyID)
+	tag, err := s.pool.Exec(ctx, `WITH a AS (SELECT id FROM accounts WHERE id = $1 AND deleted_at IS NULL FOR SHARE)
+		UPDATE api_keys SET account_id = $1 WHERE id = $2 AND EXISTS (SELECT 1 FROM a)`, toAccountID, keyID)
 	return affected("move key", tag, err)
 }
 

@@ -243,3 +243,45 @@ func benchStore(b *testing.B) (*postgres.Store, int64) {
 	require.NoError(b, err)
 	return st, a.ID
 }
+
+// TestDeletedAccountLeavesNoEmail erases an account with usage rows and
+// checks that its address is in no live row of any table. (Dead row
+// versions stay in the files until vacuum; the package doc says so.)
+func TestDeletedAccountLeavesNoEmail(t *testing.T) {
+	u := freshSchema(t)
+	ctx := t.Context()
+	st, err := postgres.Open(ctx, u)
+	require.NoError(t, err)
+	defer st.Close()
+	const addr = "erase.me.please@example.com"
+	acct, err := st.CreateAccount(ctx, store.Account{Email: addr, Plan: store.PlanPayg})
+	require.NoError(t, err)
+	key, err := st.CreateKey(ctx, store.Key{AccountID: acct.ID, Prefix: "ta_live_abcdef", Hash: "hash-of-the-key", Kind: "live", API: "textanalysis", Name: "erase.me.please's laptop"})
+	require.NoError(t, err)
+	_, _, err = st.Consume(ctx, acct.ID, time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC), 1000)
+	require.NoError(t, err)
+	require.NoError(t, st.CreateToken(ctx, store.Token{Hash: "token-hash", Purpose: "confirm", KeyID: key.ID, Email: addr, ExpiresAt: time.Now().Add(time.Hour)}))
+
+	d, err := st.DeleteAccount(ctx, acct.ID, time.Now())
+	require.NoError(t, err)
+	assert.Equal(t, store.Deletion{Keys: 1, Tokens: 1, Kept: true}, d)
+
+	conn, err := pgxpool.New(ctx, u)
+	require.NoError(t, err)
+	defer conn.Close()
+	rows, err := conn.Query(ctx, `SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema() ORDER BY 1`)
+	require.NoError(t, err)
+	tables, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	require.NoError(t, err)
+	var dump strings.Builder
+	for _, table := range tables {
+		rows, err := conn.Query(ctx, `SELECT t::text FROM `+pgx.Identifier{table}.Sanitize()+` t`)
+		require.NoError(t, err)
+		lines, err := pgx.CollectRows(rows, pgx.RowTo[string])
+		require.NoError(t, err)
+		dump.WriteString(table + "\n" + strings.Join(lines, "\n") + "\n")
+	}
+	assert.Contains(t, dump.String(), "usage_counts\n(", "the usage row is kept (the test looks in the right place)")
+	assert.NotContains(t, dump.String(), "erase.me.please")
+	assert.NotContains(t, dump.String(), "hash-of-the-key")
+}

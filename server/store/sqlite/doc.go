@@ -15,6 +15,11 @@
 // may lose the last few counts.
 //
 // Times are stored as Unix microseconds (UTC); zero times as NULL.
+// Account and key IDs are never given twice (AUTOINCREMENT), as a claim
+// link names a key by ID. Deleted rows are overwritten in the file
+// (secure_delete), so an erased e-mail address does not linger in free
+// pages; older copies of a page may stay in the WAL file until the next
+// checkpoint.
 //
 //	st, err := sqlite.Open(ctx, "textanalysis.db")
 //	if err != nil {

@@ -3,6 +3,7 @@ package sqlite
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"time"
 )
@@ -67,13 +68,74 @@ CREATE TABLE secrets (
 	value BLOB NOT NULL
 ) STRICT, WITHOUT ROWID;
 `,
+	// 2: deleted accounts, and retention. Accounts and keys are rebuilt
+	// with AUTOINCREMENT: rows are deleted now, and without it SQLite gives
+	// a deleted highest ID to the next row, which would turn an old claim
+	// link (an HMAC of a key ID) into one for someone else's key. The
+	// rebuild follows SQLite's "other kinds of schema changes" procedure;
+	// migrate turns foreign keys off around it.
+	`
+CREATE TABLE accounts_v2 (
+	id               INTEGER PRIMARY KEY AUTOINCREMENT,
+	email            TEXT UNIQUE,             -- lower-cased; NULL when none
+	plan             TEXT NOT NULL,
+	email_confirmed  INTEGER NOT NULL DEFAULT 0,
+	monthly_cap      INTEGER NOT NULL DEFAULT 0,
+	created_at       INTEGER NOT NULL,        -- Unix microseconds, UTC
+	trial_expires_at INTEGER,                 -- NULL when none
+	deleted_at       INTEGER                  -- NULL while the account exists
+) STRICT;
+INSERT INTO accounts_v2 (id, email, plan, email_confirmed, monthly_cap, created_at, trial_expires_at)
+	SELECT id, email, plan, email_confirmed, monthly_cap, created_at, trial_expires_at FROM accounts;
+DROP TABLE accounts;
+ALTER TABLE accounts_v2 RENAME TO accounts;
+-- Purge finds unclaimed expired trials here.
+CREATE INDEX accounts_trial_expires_at ON accounts (trial_expires_at)
+	WHERE plan = 'trial' AND deleted_at IS NULL;
+
+CREATE TABLE api_keys_v2 (
+	id         INTEGER PRIMARY KEY AUTOINCREMENT,
+	account_id INTEGER NOT NULL REFERENCES accounts (id),
+	prefix     TEXT NOT NULL,
+	hash       TEXT NOT NULL UNIQUE,
+	kind       TEXT NOT NULL,
+	api        TEXT NOT NULL,
+	name       TEXT NOT NULL DEFAULT '',
+	created_at INTEGER NOT NULL,
+	revoked_at INTEGER
+) STRICT;
+INSERT INTO api_keys_v2 SELECT * FROM api_keys;
+DROP TABLE api_keys;
+ALTER TABLE api_keys_v2 RENAME TO api_keys;
+CREATE INDEX api_keys_account_id ON api_keys (account_id);
+
+CREATE INDEX trial_slots_day ON trial_slots (day);
+CREATE INDEX tokens_expires_at ON tokens (expires_at);
+CREATE INDEX tokens_account_id ON tokens (account_id);
+`,
 }
 
 // migrate brings the schema to the newest version. It runs in one
 // IMMEDIATE transaction, so a second process opening the file at the same
 // time waits for the first and then finds nothing to do.
-func migrate(ctx context.Context, db *sql.DB) error {
-	tx, err := db.BeginTx(ctx, nil) // BEGIN IMMEDIATE (_txlock)
+func migrate(ctx context.Context, db *sql.DB) (err error) {
+	// Rebuilding a table that others refer to needs foreign keys off, and
+	// the pragma is a no-op inside a transaction: set it on the connection
+	// first, and check the keys by hand before committing.
+	conn, err := db.Conn(ctx)
+	if err != nil {
+		return fmt.Errorf("sqlite: migrate: %w", err)
+	}
+	defer conn.Close()
+	if _, err := conn.ExecContext(ctx, `PRAGMA foreign_keys = OFF`); err != nil {
+		return fmt.Errorf("sqlite: migrate: %w", err)
+	}
+	defer func() {
+		if _, ferr := conn.ExecContext(context.WithoutCancel(ctx), `PRAGMA foreign_keys = ON`); ferr != nil && err == nil {
+			err = fmt.Errorf("sqlite: migrate: %w", ferr)
+		}
+	}()
+	tx, err := conn.BeginTx(ctx, nil) // BEGIN IMMEDIATE (_txlock)
 	if err != nil {
 		return fmt.Errorf("sqlite: migrate: begin: %w", err)
 	}
@@ -99,6 +161,17 @@ func migrate(ctx context.Context, db *sql.DB) error {
 			v+1, time.Now().UnixMicro()); err != nil {
 			return fmt.Errorf("sqlite: migrate to version %d: %w", v+1, err)
 		}
+	}
+	rows, err := tx.QueryContext(ctx, `PRAGMA foreign_key_check`)
+	if err != nil {
+		return fmt.Errorf("sqlite: migrate: %w", err)
+	}
+	bad := rows.Next()
+	if err := errors.Join(rows.Err(), rows.Close()); err != nil {
+		return fmt.Errorf("sqlite: migrate: foreign key check: %w", err)
+	}
+	if bad {
+		return errors.New("sqlite: migrate: foreign key check failed")
 	}
 	if err := tx.Commit(); err != nil {
 		return fmt.Errorf("sqlite: migrate: %w", err)

@@ -50,8 +50,10 @@ func Open(ctx context.Context, path string) (*Store, error) {
 		return nil, fmt.Errorf("sqlite: open %q: the path must name a file", path)
 	}
 	busy := fmt.Sprint(BusyTimeout.Milliseconds())
+	// secure_delete overwrites what DeleteAccount and Purge remove, so an
+	// erased e-mail address does not linger in free pages of the file.
 	w, err := sql.Open("sqlite", path+"?_busy_timeout="+busy+
-		"&_synchronous=NORMAL&_foreign_keys=1&_txlock=immediate")
+		"&_synchronous=NORMAL&_foreign_keys=1&_txlock=immediate&_pragma=secure_delete(1)")
 	if err != nil {
 		return nil, fmt.Errorf("sqlite: open: %w", err)
 	}
@@ -193,21 +195,22 @@ func email(e string) sql.NullString {
 
 type scanner interface{ Scan(dest ...any) error }
 
-const accountCols = `a.id, a.email, a.plan, a.email_confirmed, a.monthly_cap, a.created_at, a.trial_expires_at`
+const accountCols = `a.id, a.email, a.plan, a.email_confirmed, a.monthly_cap, a.created_at, a.trial_expires_at, a.deleted_at`
 
 func scanAccount(row scanner, extra ...any) (store.Account, error) {
 	var (
-		a            store.Account
-		mail         sql.NullString
-		created, exp sql.NullInt64
+		a                     store.Account
+		mail                  sql.NullString
+		created, exp, deleted sql.NullInt64
 	)
-	dest := append([]any{&a.ID, &mail, &a.Plan, &a.EmailConfirmed, &a.MonthlyCap, &created, &exp}, extra...)
+	dest := append([]any{&a.ID, &mail, &a.Plan, &a.EmailConfirmed, &a.MonthlyCap, &created, &exp, &deleted}, extra...)
 	if err := row.Scan(dest...); err != nil {
 		return store.Account{}, err
 	}
 	a.Email = mail.String
 	a.CreatedAt = fromMicros(created)
 	a.TrialExpiresAt = fromMicros(exp)
+	a.DeletedAt = fromMicros(deleted)
 	return a, nil
 }
 
@@ -266,7 +269,8 @@ func (s *Store) AccountByEmail(ctx context.Context, mail string) (store.Account,
 // UpdateAccount implements [store.Store].
 func (s *Store) UpdateAccount(ctx context.Context, a store.Account) error {
 	res, err := s.w.ExecContext(ctx,
-		`UPDATE accounts SET email = ?, plan = ?, email_confirmed = ?, monthly_cap = ?, trial_expires_at = ? WHERE id = ?`,
+		`UPDATE accounts SET email = ?, plan = ?, email_confirmed = ?, monthly_cap = ?, trial_expires_at = ?
+		WHERE id = ? AND deleted_at IS NULL`,
 		email(a.Email), a.Plan, a.EmailConfirmed, a.MonthlyCap, micros(a.TrialExpiresAt), a.ID)
 	return affected("update account", res, err)
 }
@@ -314,10 +318,12 @@ func (s *Store) CreateKey(ctx context.Context, k store.Key) (store.Key, error) {
 	}
 	k.CreatedAt = normTime(k.CreatedAt)
 	k.RevokedAt = normTime(k.RevokedAt)
+	// No row comes back for an unknown or deleted account: ErrNotFound.
 	err := s.w.QueryRowContext(ctx,
 		`INSERT INTO api_keys (account_id, prefix, hash, kind, api, name, created_at, revoked_at)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
-		k.AccountID, k.Prefix, k.Hash, k.Kind, k.API, k.Name, micros(k.CreatedAt), micros(k.RevokedAt),
+		SELECT a.id, ?, ?, ?, ?, ?, ?, ? FROM accounts a WHERE a.id = ? AND a.deleted_at IS NULL
+		RETURNING id`,
+		k.Prefix, k.Hash, k.Kind, k.API, k.Name, micros(k.CreatedAt), micros(k.RevokedAt), k.AccountID,
 	).Scan(&k.ID)
 	if err != nil {
 		return store.Key{}, wrap("create key", err)
@@ -387,7 +393,8 @@ func (s *Store) RevokeKey(ctx context.Context, keyID int64, at time.Time) error 
 
 // MoveKey implements [store.Store].
 func (s *Store) MoveKey(ctx context.Context, keyID, toAccountID int64) error {
-	res, err := s.w.ExecContext(ctx, `UPDATE api_keys SET account_id = ? WHERE id = ?`, toAccountID, keyID)
+	res, err := s.w.ExecContext(ctx, `UPDATE api_keys SET account_id = ?1 WHERE id = ?2
+		AND EXISTS (SELECT 1 FROM accounts WHERE id = ?1 AND deleted_at IS NULL)`, toAccountID, keyID)
 	return affected("move key", res, err)
 }
 

@@ -176,3 +176,37 @@ func benchStore(b *testing.B) (*sqlite.Store, int64) {
 	require.NoError(b, err)
 	return st, a.ID
 }
+
+// TestDeletedAccountLeavesNoEmail erases an account with usage rows and
+// checks that its address is nowhere in the file once the store is closed:
+// secure_delete overwrites the freed cells, and closing checkpoints the WAL.
+func TestDeletedAccountLeavesNoEmail(t *testing.T) {
+	dir := t.TempDir()
+	st, err := sqlite.Open(t.Context(), filepath.Join(dir, "textanalysis.db"))
+	require.NoError(t, err)
+	ctx := t.Context()
+	const addr = "erase.me.please@example.com"
+	acct, err := st.CreateAccount(ctx, store.Account{Email: addr, Plan: store.PlanPayg})
+	require.NoError(t, err)
+	key, err := st.CreateKey(ctx, store.Key{AccountID: acct.ID, Prefix: "ta_live_abcdef", Hash: "hash-of-the-key", Kind: "live", API: "textanalysis", Name: "erase.me.please's laptop"})
+	require.NoError(t, err)
+	_, _, err = st.Consume(ctx, acct.ID, time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC), 1000)
+	require.NoError(t, err)
+	require.NoError(t, st.CreateToken(ctx, store.Token{Hash: "token-hash", Purpose: "confirm", KeyID: key.ID, Email: addr, ExpiresAt: time.Now().Add(time.Hour)}))
+
+	d, err := st.DeleteAccount(ctx, acct.ID, time.Now())
+	require.NoError(t, err)
+	assert.Equal(t, store.Deletion{Keys: 1, Tokens: 1, Kept: true}, d)
+	require.NoError(t, st.Close())
+
+	entries, err := os.ReadDir(dir)
+	require.NoError(t, err)
+	var all []byte
+	for _, e := range entries {
+		b, err := os.ReadFile(filepath.Join(dir, e.Name()))
+		require.NoError(t, err)
+		all = append(all, b...)
+	}
+	assert.NotContains(t, string(all), "erase.me.please")
+	assert.NotContains(t, string(all), "hash-of-the-key")
+}

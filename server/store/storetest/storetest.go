@@ -50,6 +50,10 @@ func Run(t *testing.T, newDB NewDB) {
 		{"SecretConcurrent", testSecretConcurrent},
 		{"Reopen", testReopen},
 		{"CanceledContext", testCanceledContext},
+		{"Purge", testPurge},
+		{"PurgeBatches", testPurgeBatches},
+		{"PurgeConcurrent", testPurgeConcurrent},
+		{"DeleteAccount", testDeleteAccount},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
