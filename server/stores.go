@@ -3,7 +3,10 @@ package server
 import (
 	"context"
 	"fmt"
+	"log/slog"
+	"math/rand/v2"
 	"strings"
+	"time"
 
 	"github.com/textanalysis/go-textanalysis/server/store"
 	"github.com/textanalysis/go-textanalysis/server/store/postgres"
@@ -36,4 +39,77 @@ func OpenStore(ctx context.Context, url string) (store.Store, error) {
 		return nil, fmt.Errorf("server: unsupported database URL scheme %q (postgres:// or a SQLite path)", url[:strings.Index(url, "://")])
 	}
 	return sqlite.Open(ctx, url)
+}
+
+// Defaults of [RunPurge].
+const (
+	// PurgeInterval is how often a server purges its store.
+	PurgeInterval = time.Hour
+	// PurgeJitter is the most a wait between purges is lengthened, at
+	// random, so that processes started together on one PostgreSQL
+	// database drift apart instead of purging in step.
+	PurgeJitter = 10 * time.Minute
+)
+
+// PurgeOptions configures [RunPurge]. The zero value works.
+type PurgeOptions struct {
+	// Interval between purges; 0 means PurgeInterval.
+	Interval time.Duration
+	// Jitter, the most added to each wait at random; 0 means PurgeJitter,
+	// and a negative value none.
+	Jitter time.Duration
+	// Now tells the time; nil means time.Now.
+	Now func() time.Time
+	// Logger receives one line per purge; nil discards.
+	Logger *slog.Logger
+}
+
+// RunPurge purges st (see [store.Store.Purge]) at once, then after every
+// Interval plus a random jitter, until ctx ends; it returns when a purge in
+// progress has stopped. A failed purge is logged and tried again at the
+// next tick. Several processes may purge one database at once.
+func RunPurge(ctx context.Context, st store.Store, opts PurgeOptions) {
+	if opts.Interval <= 0 {
+		opts.Interval = PurgeInterval
+	}
+	if opts.Jitter == 0 {
+		opts.Jitter = PurgeJitter
+	}
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	log := opts.Logger
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	for {
+		start := time.Now()
+		ps, err := st.Purge(ctx, opts.Now())
+		attrs := []any{
+			slog.Int64("tokens", ps.Tokens), slog.Int64("trial_slots", ps.TrialSlots),
+			slog.Int64("trial_keys", ps.TrialKeys), slog.Int64("trial_accounts", ps.TrialAccounts),
+			slog.Duration("took", time.Since(start)),
+		}
+		switch {
+		case ctx.Err() != nil:
+			return
+		case err != nil:
+			log.Error("purge failed", append(attrs, slog.Any("error", err))...)
+		case ps.Total() > 0:
+			log.Info("purged expired rows", attrs...)
+		default:
+			log.Debug("purged expired rows", attrs...)
+		}
+		wait := opts.Interval
+		if opts.Jitter > 0 {
+			wait += rand.N(opts.Jitter)
+		}
+		t := time.NewTimer(wait)
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return
+		case <-t.C:
+		}
+	}
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -255,6 +256,16 @@ Examples:
 					return err
 				}
 				defer st.Close()
+				// Expired tokens, past days' trial counters and long-expired
+				// trials are purged now and every hour; the job stops, and is
+				// waited for, before the store closes.
+				purgeCtx, stopPurge := context.WithCancel(c.Context)
+				purged := make(chan struct{})
+				go func() {
+					defer close(purged)
+					server.RunPurge(purgeCtx, st, server.PurgeOptions{Logger: logger.With("job", "purge")})
+				}()
+				defer func() { stopPurge(); <-purged }()
 				rates := map[store.Plan]access.Rate{}
 				for p, r := range access.DefaultRates {
 					scale := c.Float64("rate-scale")

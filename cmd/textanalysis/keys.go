@@ -66,7 +66,7 @@ func writeJSONTo(w io.Writer, v any) error {
 func keysCommand() *cli.Command {
 	return &cli.Command{
 		Name:  "keys",
-		Usage: "create, list and revoke API keys and change plans, in the configured store",
+		Usage: "create, list and revoke API keys, change plans and delete accounts, in the configured store",
 		Description: `Works on the store the server uses (textanalysis.db, or TEXTANALYSIS_DATABASE_URL),
 also while a server runs on it. A key is shown once, when it is created; the store
 keeps only its hash.
@@ -75,7 +75,8 @@ Examples:
    textanalysis keys create --plan free --email ada@example.com --json
    textanalysis keys list
    textanalysis keys revoke 12
-   textanalysis keys plan --email ada@example.com --plan payg --cap 5000000`,
+   textanalysis keys plan --email ada@example.com --plan payg --cap 5000000
+   textanalysis keys delete-account ada@example.com`,
 		Subcommands: []*cli.Command{
 			{
 				Name:  "create",
@@ -115,8 +116,88 @@ Examples:
 				},
 				Action: keysPlan,
 			},
+			{
+				Name:      "delete-account",
+				Usage:     "erase an account: delete its keys and its e-mail address, keep anonymous usage for invoices",
+				ArgsUsage: "EMAIL|ACCOUNT_ID",
+				Description: `Deletes every key of the account (they answer 401 invalid_key at once, also on a
+running server), its pending claim and confirmation links, and its e-mail address.
+Usage counts are billing records and stay: the account keeps its ID, plan, cap and
+creation time, with no e-mail and a deletion time, and "textanalysis usage" still
+lists its months. An account with no usage is removed entirely. It cannot be undone;
+the address may sign up again as a new account.`,
+				Flags: []cli.Flag{
+					&cli.BoolFlag{Name: "json", Usage: "print a JSON object of what was deleted"},
+				},
+				Action: keysDeleteAccount,
+			},
 		},
 	}
+}
+
+type deletedAccount struct {
+	AccountID int64  `json:"account_id"`
+	Plan      string `json:"plan"`
+	Keys      int64  `json:"keys_deleted"`
+	Tokens    int64  `json:"tokens_deleted"`
+	UsageKept bool   `json:"usage_kept"`
+	DeletedAt string `json:"deleted_at"`
+}
+
+func keysDeleteAccount(c *cli.Context) error {
+	if c.Args().Len() != 1 {
+		return usagef("give one e-mail address or account ID")
+	}
+	arg := strings.TrimSpace(c.Args().First())
+	g, closeStore, err := openGate(c.Context)
+	if err != nil {
+		return err
+	}
+	defer closeStore()
+	st := g.Store()
+	var a store.Account
+	if id, perr := strconv.ParseInt(arg, 10, 64); perr == nil {
+		a, err = st.Account(c.Context, id)
+	} else {
+		a, err = st.AccountByEmail(c.Context, arg)
+	}
+	if errors.Is(err, store.ErrNotFound) {
+		return usagef("no account %q", arg)
+	}
+	if err != nil {
+		return err
+	}
+	at := time.Now().UTC()
+	if a.Deleted() {
+		at = a.DeletedAt
+	}
+	d, err := st.DeleteAccount(c.Context, a.ID, at)
+	if err != nil {
+		return err
+	}
+	out := deletedAccount{AccountID: a.ID, Plan: string(a.Plan), Keys: d.Keys, Tokens: d.Tokens, UsageKept: d.Kept, DeletedAt: at.Format(time.RFC3339)}
+	if c.Bool("json") {
+		return writeJSONTo(c.App.Writer, out)
+	}
+	w := c.App.Writer
+	switch {
+	case a.Deleted():
+		fmt.Fprintf(w, "account %d was deleted already, at %s; its usage rows are kept\n", a.ID, out.DeletedAt)
+	case d.Kept:
+		fmt.Fprintf(w, "deleted account %d: %s and %s removed, e-mail address erased; its usage rows are kept for invoices (account %d, %s plan, no e-mail)\n",
+			a.ID, count(d.Keys, "key"), count(d.Tokens, "link"), a.ID, a.Plan)
+	default:
+		fmt.Fprintf(w, "deleted account %d: %s and %s removed; it had no usage, so nothing of it is kept\n", a.ID, count(d.Keys, "key"), count(d.Tokens, "link"))
+	}
+	return nil
+}
+
+// count is "1 key", "2 keys".
+func count(n int64, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return strconv.FormatInt(n, 10) + " " + noun + "s"
 }
 
 type createdKey struct {
