@@ -801,11 +801,11 @@ func (e *extraction) keepBlock(b *block, title string) bool {
 	if b.chars < 40 && lettersShare(b.text) < 0.5 {
 		return false // a date, a time, a counter
 	}
-	if b.chars < 300 && creditLine(b.text) || b.chars < 200 && pictureCredit(b.text) {
-		return false
-	}
-	if b.chars < 250 && callToAction(b.text) {
-		return false
+	if b.chars < 300 {
+		lower := strings.ToLower(b.text)
+		if creditLine(lower) || b.chars < 200 && pictureCredit(lower) || b.chars < 250 && callToAction(lower) {
+			return false
+		}
 	}
 	return true
 }
