@@ -68,3 +68,30 @@ func FuzzSplitSentences(f *testing.F) {
 		}
 	})
 }
+
+// FuzzVADERSentences checks that scoring a text's sentences in one pass
+// gives each sentence exactly the scores it gets on its own, and the text
+// exactly its whole-text scores.
+func FuzzVADERSentences(f *testing.F) {
+	for _, s := range []string{
+		"Good. Bad!", "I love it. But the end was awful!!", "Not bad at all. The kiss of death? No.",
+		"it was kind of good.\nVERY BAD indeed… ok", "Great 😀. Sad 😢.", "a.b. c? d!", "No. no. NO good",
+		"x\u2028y. z", "at least. least bad. Mr. Smith is not great",
+	} {
+		f.Add(s)
+	}
+	v := &vader{t: loadVADER()}
+	f.Fuzz(func(t *testing.T, text string) {
+		spans := splitSentences(text)
+		got := make([]scores, len(spans))
+		whole := v.polaritySentences(text, spans, got)
+		if want := v.polarity(text); whole != want {
+			t.Fatalf("whole %+v, alone %+v for %q", whole, want, text)
+		}
+		for k, sp := range spans {
+			if want := v.polarity(text[sp.start:sp.end]); got[k] != want {
+				t.Fatalf("sentence %d %q: %+v, alone %+v", k, text[sp.start:sp.end], got[k], want)
+			}
+		}
+	})
+}

@@ -20,6 +20,7 @@ const (
 	flagLex     uint8 = 1 << iota // in the sentiment lexicon
 	flagBooster                   // in VADER's booster/dampener dictionary
 	flagNegate                    // in VADER's negation list
+	flagIdiom                     // part of a multi-word special case or booster
 )
 
 // wordInfo is what the tables know about one lower-cased token.
@@ -101,6 +102,26 @@ var loadVADER = sync.OnceValue(func() *vaderTables {
 		wi := t.words[w]
 		wi.flags |= flagNegate
 		t.words[w] = wi
+	}
+	// Marking idiom words lets specialIdioms skip its map lookups for the
+	// word sequences that cannot match; the mark alone changes no score.
+	markIdiom := func(w string) {
+		wi := t.words[w]
+		wi.flags |= flagIdiom
+		t.words[w] = wi
+	}
+	for k := range specialCases2 {
+		markIdiom(k[0])
+		markIdiom(k[1])
+	}
+	for k := range specialCases3 {
+		markIdiom(k[0])
+		markIdiom(k[1])
+		markIdiom(k[2])
+	}
+	for k := range boosterBigrams {
+		markIdiom(k[0])
+		markIdiom(k[1])
 	}
 	// The reference looks emoji up one code point at a time, so entries of
 	// several code points never match.

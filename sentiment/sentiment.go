@@ -171,24 +171,24 @@ func (a *Analyzer) Analyze(ctx context.Context, text string) (*Result, error) {
 	if len(text) > a.maxRunes && utf8.RuneCountInString(text) > a.maxRunes {
 		return nil, ErrTooLong
 	}
-	whole := a.vader.polarity(text)
 	if a.wholeOnly && a.hybrid == nil {
-		res := newResult(whole)
+		res := newResult(a.vader.polarity(text))
 		res.Sentences = []Sentence{}
 		return res, nil
 	}
 	spans := splitSentences(text)
 	sents := make([]scores, len(spans))
-	for k, sp := range spans {
-		if k%64 == 63 {
-			if err := ctx.Err(); err != nil {
-				return nil, err
-			}
+	var whole scores
+	if len(spans) > 1 {
+		whole = a.vader.polaritySentences(text, spans, sents)
+	} else {
+		whole = a.vader.polarity(text)
+		if len(spans) == 1 {
+			sents[0] = whole
 		}
-		sents[k] = whole
-		if len(spans) > 1 {
-			sents[k] = a.vader.polarity(text[sp.start:sp.end])
-		}
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
 	}
 	if a.hybrid != nil {
 		// Long texts: the VADER feature is the mean over sentences, and the

@@ -16,16 +16,18 @@ type scores struct {
 
 // token is one whitespace-separated word or emoticon of the text.
 type token struct {
-	lower string
-	info  wordInfo
-	upper bool // Python's str.isupper
+	lower      string
+	info       wordInfo
+	upper      bool // Python's str.isupper
+	start, end int  // byte offsets of the unstripped word in the scored text
 }
 
 // vaderScratch is per-call working memory, pooled to keep Analyze cheap.
 type vaderScratch struct {
-	buf   []byte
-	toks  []token
-	sents []float64
+	buf      []byte
+	toks     []token
+	sents    []float64
+	sentVals []float64 // one sentence's valences, beside the whole text's
 }
 
 var scratchPool = sync.Pool{New: func() any { return new(vaderScratch) }}
@@ -44,8 +46,55 @@ func (v *vader) polarity(text string) scores {
 	if len(toks) == 0 {
 		return scores{}
 	}
-	sents := v.valences(toks, sc)
-	return scoreValence(sents, text)
+	sc.sents = valences(sc.sents[:0], toks)
+	return scoreValence(sc.sents, text)
+}
+
+// polaritySentences returns the polarity of text and fills out[k] with the
+// polarity of text[spans[k].start:spans[k].end], each exactly what polarity
+// would return for it. It tokenizes text once: a sentence whose edges fall
+// between words has, as its own tokens, the text's tokens inside it, so only
+// the valences are computed again (they depend on neighbours and on the
+// sentence's "but"). Text with emoji, whose expansion moves offsets, and a
+// sentence that cuts a word are scored on their own.
+func (v *vader) polaritySentences(text string, spans []span, out []scores) scores {
+	sc := scratchPool.Get().(*vaderScratch)
+	defer scratchPool.Put(sc)
+	expanded := v.expandEmoji(text, sc)
+	if len(expanded) != len(text) || expanded != text {
+		for k, sp := range spans {
+			out[k] = v.polarity(text[sp.start:sp.end])
+		}
+		return v.polarity(text)
+	}
+	toks := v.tokenize(text, sc)
+	if len(toks) == 0 {
+		clear(out)
+		return scores{}
+	}
+	a := 0
+	for k, sp := range spans {
+		for a < len(toks) && toks[a].end <= sp.start {
+			a++
+		}
+		b := a
+		for b < len(toks) && toks[b].start < sp.end {
+			b++
+		}
+		cut := (a < len(toks) && toks[a].start < sp.start) || (b > a && toks[b-1].end > sp.end)
+		switch {
+		case cut:
+			out[k] = v.polarity(text[sp.start:sp.end])
+		case a == b:
+			out[k] = scores{}
+		default:
+			sc.sentVals = valences(sc.sentVals[:0], toks[a:b])
+			out[k] = scoreValence(sc.sentVals, text[sp.start:sp.end])
+		}
+		a = b
+	}
+	sc.sents = valences(sc.sents[:0], toks)
+	return scoreValence(sc.sents, text)
 }
 
 // expandEmoji replaces every emoji code point by its description, spaced as
@@ -199,10 +248,11 @@ func lower(w string) string {
 // punctuation from words, and look every token up once.
 func (v *vader) tokenize(text string, sc *vaderScratch) []token {
 	toks := sc.toks[:0]
-	forEachWord(text, func(w string, _ int) {
+	forEachWord(text, func(w string, at int) {
+		end := at + len(w)
 		w = stripPuncIfWord(w)
 		l := lower(w)
-		toks = append(toks, token{lower: l, info: v.t.words[l], upper: pyIsUpper(w)})
+		toks = append(toks, token{lower: l, info: v.t.words[l], upper: pyIsUpper(w), start: at, end: end})
 	})
 	sc.toks = toks
 	return toks
@@ -217,9 +267,9 @@ func inLex(t *token) bool { return t.info.flags&flagLex != 0 }
 
 func soOrThis(t *token) bool { return t.lower == "so" || t.lower == "this" }
 
-// valences computes the valence of every token (the reference's loop in
-// polarity_scores, sentiment_valence and _but_check).
-func (v *vader) valences(toks []token, sc *vaderScratch) []float64 {
+// valences appends to sents the valence of every token (the reference's
+// loop in polarity_scores, sentiment_valence and _but_check).
+func valences(sents []float64, toks []token) []float64 {
 	n := len(toks)
 	allcaps := 0
 	for i := range toks {
@@ -228,7 +278,6 @@ func (v *vader) valences(toks []token, sc *vaderScratch) []float64 {
 		}
 	}
 	capDiff := allcaps > 0 && allcaps < n
-	sents := sc.sents[:0]
 	for i := range toks {
 		t := &toks[i]
 		if t.info.flags&flagBooster != 0 ||
@@ -237,15 +286,14 @@ func (v *vader) valences(toks []token, sc *vaderScratch) []float64 {
 			sents = append(sents, 0)
 			continue
 		}
-		sents = append(sents, v.valence(toks, i, capDiff))
+		sents = append(sents, valence(toks, i, capDiff))
 	}
-	sc.sents = sents
 	butCheck(toks, sents)
 	return sents
 }
 
 // valence is the reference's sentiment_valence for a lexicon word at i.
-func (v *vader) valence(toks []token, i int, capDiff bool) float64 {
+func valence(toks []token, i int, capDiff bool) float64 {
 	n := len(toks)
 	t := &toks[i]
 	val := t.info.val
@@ -354,38 +402,56 @@ var boosterBigrams = map[[2]string]float64{
 
 // specialIdioms is the reference's _special_idioms_check (i > 2).
 func specialIdioms(val float64, toks []token, i int) float64 {
-	w := func(k int) string { return toks[k].lower }
-	lookup2 := func(a, b string) (float64, bool) { x, ok := specialCases2[[2]string{a, b}]; return x, ok }
-	lookup3 := func(a, b, c string) (float64, bool) { x, ok := specialCases3[[3]string{a, b, c}]; return x, ok }
+	// Only words marked flagIdiom occur in the tables, so a sequence with
+	// any other word is not looked up.
+	idiom := func(k int) bool { return toks[k].info.flags&flagIdiom != 0 }
+	lookup2 := func(a, b int) (float64, bool) {
+		if !idiom(a) || !idiom(b) {
+			return 0, false
+		}
+		x, ok := specialCases2[[2]string{toks[a].lower, toks[b].lower}]
+		return x, ok
+	}
+	lookup3 := func(a, b, c int) (float64, bool) {
+		if !idiom(a) || !idiom(b) || !idiom(c) {
+			return 0, false
+		}
+		x, ok := specialCases3[[3]string{toks[a].lower, toks[b].lower, toks[c].lower}]
+		return x, ok
+	}
 	// onezero, twoonezero, twoone, threetwoone, threetwo: the first match wins.
-	if x, ok := lookup2(w(i-1), w(i)); ok {
+	if x, ok := lookup2(i-1, i); ok {
 		val = x
-	} else if x, ok := lookup3(w(i-2), w(i-1), w(i)); ok {
+	} else if x, ok := lookup3(i-2, i-1, i); ok {
 		val = x
-	} else if x, ok := lookup2(w(i-2), w(i-1)); ok {
+	} else if x, ok := lookup2(i-2, i-1); ok {
 		val = x
-	} else if x, ok := lookup3(w(i-3), w(i-2), w(i-1)); ok {
+	} else if x, ok := lookup3(i-3, i-2, i-1); ok {
 		val = x
-	} else if x, ok := lookup2(w(i-3), w(i-2)); ok {
+	} else if x, ok := lookup2(i-3, i-2); ok {
 		val = x
 	}
 	n := len(toks)
 	if n-1 > i {
-		if x, ok := lookup2(w(i), w(i+1)); ok {
+		if x, ok := lookup2(i, i+1); ok {
 			val = x
 		}
 	}
 	if n-1 > i+1 {
-		if x, ok := lookup3(w(i), w(i+1), w(i+2)); ok {
+		if x, ok := lookup3(i, i+1, i+2); ok {
 			val = x
 		}
 	}
 	// threetwoone has three words and no booster has three; threetwo, twoone.
-	if x, ok := boosterBigrams[[2]string{w(i - 3), w(i - 2)}]; ok {
-		val += x
+	if idiom(i-3) && idiom(i-2) {
+		if x, ok := boosterBigrams[[2]string{toks[i-3].lower, toks[i-2].lower}]; ok {
+			val += x
+		}
 	}
-	if x, ok := boosterBigrams[[2]string{w(i - 2), w(i - 1)}]; ok {
-		val += x
+	if idiom(i-2) && idiom(i-1) {
+		if x, ok := boosterBigrams[[2]string{toks[i-2].lower, toks[i-1].lower}]; ok {
+			val += x
+		}
 	}
 	return val
 }
