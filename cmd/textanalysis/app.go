@@ -93,7 +93,7 @@ func batchFlags() []cli.Flag {
 		&cli.BoolFlag{Name: "pretty", Usage: "print an indented, readable form"},
 		&cli.StringFlag{Name: "input", Aliases: []string{"i"}, Usage: "run over JSON lines from `FILE` (- for standard input)"},
 		&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "write results to `FILE` instead of standard output"},
-		&cli.IntFlag{Name: "workers", Aliases: []string{"w"}, Value: 1, Usage: "analyse `N` lines at once in batch mode (output order may then change)"},
+		&cli.IntFlag{Name: "workers", Aliases: []string{"w"}, Value: 0, DefaultText: "one per CPU", Usage: "analyse `N` lines at once in batch mode; answers keep the input order"},
 		&cli.BoolFlag{Name: "allow-private", EnvVars: []string{"TEXTANALYSIS_ALLOW_PRIVATE"}, Usage: "let URL fetches reach private and loopback addresses (local testing only)"},
 	}
 }

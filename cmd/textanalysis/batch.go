@@ -8,7 +8,9 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/urfave/cli/v2"
@@ -49,8 +51,11 @@ func runBatch(c *cli.Context, analyse lineFunc) error {
 	}
 	defer closeOut()
 	workers := c.Int("workers")
-	if workers < 1 {
-		return usagef("--workers must be at least 1")
+	if workers < 0 {
+		return usagef("--workers must be at least 1 (0: one per CPU)")
+	}
+	if workers == 0 {
+		workers = runtime.GOMAXPROCS(0)
 	}
 
 	var bar *progress
@@ -74,67 +79,9 @@ func runBatch(c *cli.Context, analyse lineFunc) error {
 		return nil
 	}
 
-	type job struct {
-		line []byte
-	}
-	jobs := make(chan job)
-	var (
-		mu     sync.Mutex
-		failed int
-		wErr   error
-	)
-	write := func(b []byte) {
-		mu.Lock()
-		defer mu.Unlock()
-		if wErr != nil {
-			return
-		}
-		if _, err := out.Write(b); err != nil {
-			wErr = err
-			return
-		}
-	}
-	var wg sync.WaitGroup
-	for range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for j := range jobs {
-				b, ok := processLine(c.Context, j.line, analyse)
-				if !ok {
-					mu.Lock()
-					failed++
-					mu.Unlock()
-				}
-				write(b)
-				if bar != nil {
-					bar.add(int64(len(j.line)) + 1)
-				}
-			}
-		}()
-	}
-
-	sc := bufio.NewScanner(in)
-	sc.Buffer(make([]byte, 64<<10), maxLineBytes)
-	var scanErr error
-	for sc.Scan() {
-		line := bytes.TrimSpace(sc.Bytes())
-		if len(line) == 0 {
-			continue
-		}
-		if c.Context.Err() != nil {
-			break
-		}
-		jobs <- job{line: append([]byte(nil), line...)}
-	}
-	scanErr = sc.Err()
-	close(jobs)
-	wg.Wait()
-	if scanErr != nil {
-		return fmt.Errorf("read %s: %w", name, scanErr)
-	}
-	if wErr != nil {
-		return fmt.Errorf("write output: %w", wErr)
+	failed, err := runParallel(c.Context, in, out, analyse, bar, workers)
+	if err != nil {
+		return fmt.Errorf("batch %s: %w", name, err)
 	}
 	if err := c.Context.Err(); err != nil {
 		return err
@@ -143,6 +90,121 @@ func runBatch(c *cli.Context, analyse lineFunc) error {
 		return fmt.Errorf("%w: %d", errBatchFailed, failed)
 	}
 	return nil
+}
+
+// linesPerWorker bounds how many lines may be read ahead of the oldest
+// unanswered one, per worker, so that one slow line cannot make the
+// answers waiting behind it grow without limit.
+const linesPerWorker = 64
+
+// runParallel answers lines with several workers and writes the answers in
+// input order. Like runSerial, it flushes whenever every line read so far
+// has been answered, so a program that drives it line by line still gets
+// each answer at once.
+func runParallel(ctx context.Context, in io.Reader, out io.Writer, analyse lineFunc, bar *progress, workers int) (failed int, err error) {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	type job struct {
+		seq  int
+		line []byte
+		size int64
+	}
+	type answer struct {
+		seq  int
+		line []byte
+		ok   bool
+		size int64
+	}
+	jobs := make(chan job, workers)
+	answers := make(chan answer, workers)
+	window := make(chan struct{}, workers*linesPerWorker)
+	var (
+		read    atomic.Int64 // lines handed to the workers
+		readErr error        // set before jobs is closed
+	)
+	br := bufio.NewReaderSize(in, 1<<20)
+	go func() {
+		defer close(jobs)
+		for seq := 0; ; {
+			line, rerr := readLine(br)
+			if trimmed := bytes.TrimSpace(line); len(trimmed) > 0 {
+				select {
+				case window <- struct{}{}:
+				case <-ctx.Done():
+					return
+				}
+				read.Add(1)
+				jobs <- job{seq: seq, line: append([]byte(nil), trimmed...), size: int64(len(line))}
+				seq++
+			}
+			if rerr != nil {
+				if rerr != io.EOF {
+					readErr = rerr
+				}
+				return
+			}
+			if ctx.Err() != nil {
+				return
+			}
+		}
+	}()
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for j := range jobs {
+				b, ok := processLine(ctx, j.line, analyse)
+				answers <- answer{seq: j.seq, line: b, ok: ok, size: j.size}
+			}
+		}()
+	}
+	go func() {
+		wg.Wait()
+		close(answers)
+	}()
+
+	bw := bufio.NewWriterSize(out, 64<<10)
+	var wErr error
+	pending := make(map[int]answer)
+	next := 0
+	for a := range answers {
+		pending[a.seq] = a
+		for {
+			a, ok := pending[next]
+			if !ok {
+				break
+			}
+			delete(pending, next)
+			next++
+			<-window
+			if !a.ok {
+				failed++
+			}
+			if wErr == nil {
+				if _, err := bw.Write(a.line); err != nil {
+					wErr = err
+					cancel()
+				}
+			}
+			if bar != nil {
+				bar.add(a.size)
+			}
+		}
+		if wErr == nil && int64(next) == read.Load() {
+			if err := bw.Flush(); err != nil {
+				wErr = err
+				cancel()
+			}
+		}
+	}
+	if wErr == nil {
+		wErr = bw.Flush()
+	}
+	if wErr != nil {
+		return failed, fmt.Errorf("write output: %w", wErr)
+	}
+	return failed, readErr
 }
 
 // runSerial is the one-worker batch: lines are answered in order, and the

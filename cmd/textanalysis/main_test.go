@@ -1,16 +1,19 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -107,17 +110,71 @@ func TestBatch(t *testing.T) {
 		require.Equal(t, exitOK, code, errOut)
 		data, err := os.ReadFile(path)
 		require.NoError(t, err)
-		seen := map[int]bool{}
-		for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+		lines := strings.Split(strings.TrimSpace(string(data)), "\n")
+		require.Len(t, lines, 20)
+		for i, line := range lines {
 			var v struct {
 				ID       int               `json:"id"`
 				Entities []json.RawMessage `json:"entities"`
 			}
 			require.NoError(t, json.Unmarshal([]byte(line), &v))
-			seen[v.ID] = true
+			assert.Equal(t, i, v.ID, "answers keep the input order")
 			assert.NotEmpty(t, v.Entities)
 		}
-		assert.Len(t, seen, 20)
+	})
+
+	t.Run("workers keep the order of lines of very different cost", func(t *testing.T) {
+		var b strings.Builder
+		long := strings.Repeat("Ada Lovelace met Charles Babbage in London. ", 400)
+		for i := range 300 {
+			text := "Paris."
+			if i%7 == 0 {
+				text = long
+			}
+			fmt.Fprintf(&b, `{"id":%d,"text":%q}`+"\n", i, text)
+		}
+		serial, errOut, code := run(t, b.String(), "ner", "--input", "-", "--workers", "1")
+		require.Equal(t, exitOK, code, errOut)
+		parallel, errOut, code := run(t, b.String(), "ner", "--input", "-", "--workers", "4")
+		require.Equal(t, exitOK, code, errOut)
+		assert.Equal(t, serial, parallel)
+	})
+
+	t.Run("workers answer a line-by-line driver at once", func(t *testing.T) {
+		inR, inW := io.Pipe()
+		outR, outW := io.Pipe()
+		app := newApp(inR, outW, io.Discard)
+		done := make(chan error, 1)
+		go func() {
+			done <- app.RunContext(context.Background(), []string{"textanalysis", "sentiment", "--input", "-", "--workers", "3"})
+			outW.Close()
+		}()
+		answers := bufio.NewReader(outR)
+		for i := range 5 {
+			_, err := fmt.Fprintf(inW, `{"id":%d,"text":"What a lovely day"}`+"\n", i)
+			require.NoError(t, err)
+			// The next line is only written once this one is answered: a
+			// batch that waited for more input would hang here.
+			got := make(chan string, 1)
+			go func() {
+				line, _ := answers.ReadString('\n')
+				got <- line
+			}()
+			var line string
+			select {
+			case line = <-got:
+			case <-time.After(30 * time.Second):
+				t.Fatal("no answer within 30 s: the batch is waiting for more input")
+			}
+			assert.True(t, strings.HasPrefix(line, fmt.Sprintf(`{"id":%d,"label":"positive"`, i)), line)
+		}
+		require.NoError(t, inW.Close())
+		require.NoError(t, <-done)
+	})
+
+	t.Run("negative workers is a usage error", func(t *testing.T) {
+		_, _, code := run(t, `{"id":1,"text":"x"}`, "sentiment", "--input", "-", "--workers", "-1")
+		assert.Equal(t, exitUsage, code)
 	})
 
 	t.Run("a bad line is reported and the batch goes on", func(t *testing.T) {
