@@ -26,13 +26,18 @@ type record struct {
 	Text   string `json:"text"`
 	Label2 string `json:"label2"`
 	Label3 string `json:"label3"`
+	Label5 *int   `json:"label5"`
 	Kind   string `json:"kind"`
 	Source string `json:"source"`
 }
 
 // example is one featurised text.
 type example struct {
-	sst    bool    // from the SST phrases
+	sst bool // from the SST phrases
+	// inFold has bit f set when the text is a token n-gram of an SST
+	// record of fold f (SST records only, see sstFolds).
+	inFold uint8
+	fold   int8    // the SST record's own fold, -1 for the others
 	zTok   float64 // out-of-fold logit of the SST-only head
 	ntoks  int
 	t      lr.Text
@@ -56,11 +61,18 @@ func main() {
 	sstTok := flag.Bool("sst-tok", true, "treat every SST phrase as tokenised text (lr.Domain.Tok)")
 	avg := flag.Int("avg", 1, "average the weights over the updates of the last N epochs (0: last weights)")
 	nb := flag.Float64("nb", 1, "naive Bayes scaling of the polarity features (0: none)")
-	ens := flag.Int("ens", 4, "polarity heads trained on different shuffles and averaged")
+	ens := flag.Int("ens", 16, "polarity heads trained on different shuffles and averaged")
 	tokBits := flag.Uint("tok-bits", 18, "log2 of the tokenised-text (SST-only) polarity head's hashed weights")
 	blendMin := flag.Int("blend-min", 16, "fewest tokens of an SST phrase in the blend's training data")
 	bandTol := flag.Float64("band-tol", 0.003, "macro-F1 the neutral band may cost on the held-out tweets")
+	nFolds := flag.Int("folds", 2, "folds of the out-of-fold logits the blend is trained on (at most 8)")
+	sstNeu := flag.Float64("sst-neu", 2, "sample weight of the neutral SST phrases relative to the polar ones, target 0.5 (0: left out)")
+	neuMin := flag.Int("sst-neu-min", 6, "fewest tokens of a neutral SST phrase used")
+	treeFolds := flag.Bool("tree-folds", true, "split the SST records into folds by parse tree, leaving out of each fold's training every n-gram of its held-out records")
 	flag.Parse()
+	if *nFolds < 2 || *nFolds > 8 {
+		log.Fatalf("-folds %d: want 2..8", *nFolds)
+	}
 
 	fz := newFeaturizer()
 	var pol, subj, holdout []example
@@ -83,6 +95,11 @@ func main() {
 			log.Fatal(err)
 		}
 		exs := fz.featurize(recs, src.tok && *sstTok)
+		var inFold []uint8
+		var folds []int8
+		if src.tok && *treeFolds {
+			folds, inFold = sstFolds(recs, *nFolds)
+		}
 		for i, r := range recs {
 			e := exs[i]
 			w := src.weight
@@ -95,11 +112,24 @@ func main() {
 				holdout = append(holdout, e)
 				continue
 			}
-			if r.Label2 == "pos" || r.Label2 == "neg" {
+			// Neutral SST phrases teach the heads that a span of plain
+			// words carries no polarity, which sharpens their clause
+			// logits on sentences; the short ones (single words) would
+			// mostly blunt the word weights VADER-like texts rely on.
+			neu := src.tok && *sstNeu > 0 && r.Label5 != nil && *r.Label5 == 2 && e.ntoks >= *neuMin
+			if r.Label2 == "pos" || r.Label2 == "neg" || neu {
 				pe := e
 				pe.sst = src.tok
+				pe.fold = -1
+				if inFold != nil {
+					pe.fold, pe.inFold = folds[i], inFold[i]
+				}
 				pe.y = b2f(r.Label2 == "pos")
 				pe.w = w
+				if neu {
+					pe.y = 0.5
+					pe.w *= *sstNeu
+				}
 				pol = append(pol, pe)
 			}
 			if src.subj && r.Label3 != "" {
@@ -115,7 +145,7 @@ func main() {
 	log.Printf("training polarity on %d, subjectivity on %d", len(pol), len(subj))
 	// Stacking: the text models' out-of-fold logits train the blend with
 	// VADER, so the blend sees the text models as they are on unseen text.
-	st := stacker{ens: *ens, epochs: *epochs, eta: *eta, l2: *l2, avg: *avg, nb: *nb, seed: *seed}
+	st := stacker{folds: *nFolds, ens: *ens, epochs: *epochs, eta: *eta, l2: *l2, avg: *avg, nb: *nb, seed: *seed}
 	oof := st.fit(&m.Pol, pol, func(*example) bool { return true })
 	oofTok := st.fit(&m.Tok, pol, func(e *example) bool { return e.sst })
 	for i := range pol {
@@ -126,7 +156,7 @@ func main() {
 	var bl []example
 	var blOOF []lr.Logits
 	for i := range pol {
-		if !pol[i].sst || pol[i].ntoks >= *blendMin {
+		if pol[i].y != 0.5 && (!pol[i].sst || pol[i].ntoks >= *blendMin) {
 			bl = append(bl, pol[i])
 			blOOF = append(blOOF, oof[i])
 		}
@@ -325,12 +355,10 @@ func nbRatios(bits uint, exs []example, alpha, beta float64) []float32 {
 	p := make([]float64, 1<<bits)
 	q := make([]float64, 1<<bits)
 	for _, e := range exs {
-		c := p
-		if e.y == 0 {
-			c = q
-		}
+		wp, wq := e.w*e.y, e.w*(1-e.y)
 		for _, x := range e.t.Hashes {
-			c[x&mask] += e.w
+			p[x&mask] += wp
+			q[x&mask] += wq
 		}
 	}
 	sp, sq := 0.0, 0.0
@@ -466,15 +494,18 @@ func trainEnsemble(h *lr.Head, exs []example, r []float32, n, epochs int, eta, l
 
 // stacker trains the polarity heads and their out-of-fold logits.
 type stacker struct {
-	ens, epochs, avg int
-	eta, l2, nb      float64
-	seed             uint64
+	folds, ens, epochs, avg int
+	eta, l2, nb             float64
+	seed                    uint64
 }
 
 // fit trains h on the examples sel picks and returns, for every example,
-// the logit of a head that did not see it (two folds for the picked ones,
-// h itself for the others), for the whole text and for the part after its
-// last contrast word.
+// the logits of a head that did not see it (st.folds folds for the picked
+// ones, h itself for the others), for the whole text and its parts. An SST
+// record is held out with its whole parse tree, and its fold's head sees no
+// n-gram of any held-out record: that is how the SST dev sentences stand to
+// the training data (see sstFolds), so the blend learns how far to trust
+// the heads on sentences whose phrases they never saw.
 func (st *stacker) fit(h *lr.Head, exs []example, sel func(*example) bool) []lr.Logits {
 	oof := make([]lr.Logits, len(exs))
 	logits := func(h *lr.Head, i int) { oof[i] = h.Logits(&exs[i].t) }
@@ -491,12 +522,14 @@ func (st *stacker) fit(h *lr.Head, exs []example, sel func(*example) bool) []lr.
 			all = append(all, i)
 		}
 	}
-	for fold := range 2 {
+	for fold := range st.folds {
 		var in, out []int
 		for k, i := range all {
-			if k%2 == fold {
+			e := &exs[i]
+			switch {
+			case e.fold == int8(fold) || e.fold < 0 && k%st.folds == fold:
 				out = append(out, i)
-			} else {
+			case e.inFold&(1<<fold) == 0:
 				in = append(in, i)
 			}
 		}
@@ -600,7 +633,7 @@ func report(fz *featurizer, m *lr.Model, dir string) {
 			log.Fatal(err)
 		}
 		exs := fz.featurize(recs, false)
-		n, ok, okHead := 0, 0, 0
+		n, ok, okHead, okTok, nTok := 0, 0, 0, 0, 0
 		var zero [lr.NumDense]float64
 		for i, r := range recs {
 			exs[i].label3 = r.Label3
@@ -611,11 +644,18 @@ func report(fz *featurizer, m *lr.Model, dir string) {
 			if (m.Pol.Logit(exs[i].t.Hashes, &zero) >= 0) == (r.Label2 == "pos") {
 				okHead++
 			}
+			if exs[i].t.Domain.Tok {
+				nTok++
+			}
+			if (m.Tok.Logit(exs[i].t.Hashes, &zero) >= 0) == (r.Label2 == "pos") {
+				okTok++
+			}
 			if (m.Predict(&exs[i].t).PPos >= 0.5) == (r.Label2 == "pos") {
 				ok++
 			}
 		}
-		line := fmt.Sprintf("%-14s binary %.3f (words alone %.3f)", s, float64(ok)/float64(n), float64(okHead)/float64(n))
+		line := fmt.Sprintf("%-14s binary %.3f (words alone %.3f, tokenised-text head %.3f, %.0f%% tokenised)", s,
+			float64(ok)/float64(n), float64(okHead)/float64(n), float64(okTok)/float64(n), 100*float64(nTok)/float64(n))
 		if s == "tweeteval" {
 			line += fmt.Sprintf("  3-class macro-F1 %.3f", macroF1(m, exs, m.Tau, m.Band))
 		}
@@ -623,4 +663,85 @@ func report(fz *featurizer, m *lr.Model, dir string) {
 	}
 	sort.Strings(lines)
 	fmt.Println(strings.Join(lines, "\n"))
+}
+
+// sstFolds puts the SST records into k folds by parse tree and returns each
+// record's fold and, as a bit set, the folds holding a record of which it is
+// a token n-gram (its own included).
+//
+// The training data has no SST phrase that is an n-gram of an SST dev or
+// test sentence, so a head scores a dev sentence without having seen any of
+// its phrases; with folds by record, a held-out phrase's sub-phrases would
+// mostly sit in the other fold, labelled, and the blend would learn to trust
+// the heads more than they deserve on new sentences. The records do not say
+// which tree they come from: a maximal record (one inside no longer record)
+// stands for its tree, and every record goes with the first longest record
+// that contains it.
+func sstFolds(recs []record, k int) ([]int8, []uint8) {
+	toks := make([][]string, len(recs))
+	order := make([]int, len(recs))
+	for i := range recs {
+		toks[i] = strings.Fields(recs[i].Text)
+		order[i] = i
+	}
+	sort.SliceStable(order, func(a, b int) bool { return len(toks[order[a]]) > len(toks[order[b]]) })
+	// mask of the folds of the maximal records each n-gram lies in, and
+	// the group of the first (longest) one
+	type entry struct {
+		mask  uint8
+		group int32
+	}
+	grams := map[uint64]entry{}
+	folds := make([]int8, len(recs))
+	inFold := make([]uint8, len(recs))
+	groups := int32(0)
+	for _, i := range order {
+		key := ngramKey(toks[i])
+		if e, ok := grams[key]; ok {
+			folds[i] = int8(e.group % int32(k))
+			continue
+		}
+		g := groups
+		groups++
+		f := int8(g % int32(k))
+		folds[i] = f
+		t := toks[i]
+		for a := range t {
+			h := uint64(fnvOffset64)
+			for b := a; b < len(t); b++ {
+				h = ngramStep(h, t[b])
+				e, ok := grams[h]
+				if !ok {
+					e.group = g
+				}
+				e.mask |= 1 << f
+				grams[h] = e
+			}
+		}
+	}
+	for i := range recs {
+		inFold[i] = grams[ngramKey(toks[i])].mask
+	}
+	log.Printf("sst: %d trees (maximal records) in %d folds", groups, k)
+	return folds, inFold
+}
+
+const fnvOffset64, fnvPrime64 = 14695981039346656037, 1099511628211
+
+// ngramStep extends the hash of a token sequence by one token.
+func ngramStep(h uint64, tok string) uint64 {
+	for i := 0; i < len(tok); i++ {
+		h ^= uint64(tok[i])
+		h *= fnvPrime64
+	}
+	h ^= ' '
+	return h * fnvPrime64
+}
+
+func ngramKey(toks []string) uint64 {
+	h := uint64(fnvOffset64)
+	for _, t := range toks {
+		h = ngramStep(h, t)
+	}
+	return h
 }
