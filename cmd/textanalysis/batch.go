@@ -65,21 +65,12 @@ func runBatch(c *cli.Context, analyse lineFunc) error {
 		defer bar.finish()
 	}
 
+	var failed int
 	if workers == 1 {
-		failed, err := runSerial(c.Context, in, out, analyse, bar)
-		if err != nil {
-			return fmt.Errorf("batch %s: %w", name, err)
-		}
-		if err := c.Context.Err(); err != nil {
-			return err
-		}
-		if failed > 0 {
-			return fmt.Errorf("%w: %d", errBatchFailed, failed)
-		}
-		return nil
+		failed, err = runSerial(c.Context, in, out, analyse, bar)
+	} else {
+		failed, err = runParallel(c.Context, in, out, analyse, bar, workers)
 	}
-
-	failed, err := runParallel(c.Context, in, out, analyse, bar, workers)
 	if err != nil {
 		return fmt.Errorf("batch %s: %w", name, err)
 	}
