@@ -103,6 +103,23 @@ type Deletion struct {
 	Kept bool
 }
 
+// InBatches calls batch until it removes fewer than [PurgeBatch] rows,
+// checking ctx before each call, and returns the rows removed in all. It is
+// the loop every store's Purge runs each of its deletions in.
+func InBatches(ctx context.Context, batch func(context.Context) (int64, error)) (int64, error) {
+	var total int64
+	for {
+		if err := ctx.Err(); err != nil {
+			return total, err
+		}
+		n, err := batch(ctx)
+		total += n
+		if err != nil || n < PurgeBatch {
+			return total, err
+		}
+	}
+}
+
 // Retention limits of [Store.Purge].
 const (
 	// PurgeBatch is the most rows one transaction of Purge deletes, so that

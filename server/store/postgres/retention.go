@@ -75,41 +75,26 @@ func (s *Store) Purge(ctx context.Context, now time.Time) (store.PurgeStats, err
 	if err != nil {
 		return ps, wrap("purge trial slots", err)
 	}
-	for {
-		if err := ctx.Err(); err != nil {
-			return ps, wrap("purge trials", err)
-		}
+	ps.TrialAccounts, err = store.InBatches(ctx, func(ctx context.Context) (int64, error) {
 		keys, accounts, err := s.purgeTrials(ctx, now)
 		ps.TrialKeys += keys
-		ps.TrialAccounts += accounts
-		if err != nil {
-			return ps, wrap("purge trials", err)
-		}
-		if accounts < store.PurgeBatch {
-			return ps, nil
-		}
+		return accounts, err
+	})
+	if err != nil {
+		return ps, wrap("purge trials", err)
 	}
+	return ps, nil
 }
 
 // purgeBatches runs a DELETE whose last argument is the batch size until
 // it deletes less than a full batch. Rows another process holds are
 // skipped; that process deletes them.
 func (s *Store) purgeBatches(ctx context.Context, query string, args ...any) (int64, error) {
-	var total int64
 	args = append(args, store.PurgeBatch)
-	for {
-		if err := ctx.Err(); err != nil {
-			return total, err
-		}
+	return store.InBatches(ctx, func(ctx context.Context) (int64, error) {
 		tag, err := s.pool.Exec(ctx, query, args...)
-		if err != nil {
-			return total, err
-		}
-		total += tag.RowsAffected()
-		if tag.RowsAffected() < store.PurgeBatch {
-			return total, nil
-		}
-	}
+		return tag.RowsAffected(), err
+	})
 }
 
 // purgeTrials removes one batch of unclaimed trials expired for

@@ -88,37 +88,24 @@ func (s *Store) Purge(ctx context.Context, now time.Time) (store.PurgeStats, err
 	if err != nil {
 		return ps, wrap("purge trial slots", err)
 	}
-	for {
-		if err := ctx.Err(); err != nil {
-			return ps, wrap("purge trials", err)
-		}
+	ps.TrialAccounts, err = store.InBatches(ctx, func(ctx context.Context) (int64, error) {
 		keys, accounts, err := s.purgeTrials(ctx, now)
 		ps.TrialKeys += keys
-		ps.TrialAccounts += accounts
-		if err != nil {
-			return ps, wrap("purge trials", err)
-		}
-		if accounts < store.PurgeBatch {
-			return ps, nil
-		}
+		return accounts, err
+	})
+	if err != nil {
+		return ps, wrap("purge trials", err)
 	}
+	return ps, nil
 }
 
 // purgeBatches runs a DELETE whose last argument is the batch size until
 // it deletes less than a full batch.
 func (s *Store) purgeBatches(ctx context.Context, query string, args ...any) (int64, error) {
-	var total int64
 	args = append(args, store.PurgeBatch)
-	for {
-		if err := ctx.Err(); err != nil {
-			return total, err
-		}
-		n, err := execCount(ctx, s.w, query, args...)
-		total += n
-		if err != nil || n < store.PurgeBatch {
-			return total, err
-		}
-	}
+	return store.InBatches(ctx, func(ctx context.Context) (int64, error) {
+		return execCount(ctx, s.w, query, args...)
+	})
 }
 
 // purgeTrials removes one batch of unclaimed trials expired for
