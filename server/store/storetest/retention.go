@@ -242,7 +242,7 @@ func testPurgeConcurrent(t *testing.T, open Opener) {
 	}
 	sum := store.PurgeStats{
 		Tokens:        results[0].Tokens + results[1].Tokens,
-		Counters:    results[0].Counters + results[1].Counters,
+		Counters:      results[0].Counters + results[1].Counters,
 		TrialKeys:     results[0].TrialKeys + results[1].TrialKeys,
 		TrialAccounts: results[0].TrialAccounts + results[1].TrialAccounts,
 	}
