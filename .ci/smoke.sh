@@ -13,7 +13,9 @@ go build -o "$work/textanalysis" ./cmd/textanalysis
 key=$(cd "$work" && ./textanalysis keys create --plan free --email smoke@example.com --json | sed -n 's/.*"key": "\([^"]*\)".*/\1/p')
 [[ "$key" == ta_live_* ]] || { echo "keys create gave no key"; exit 1; }
 # The calls come faster than the Free plan's 5/s, so the limit is raised.
-( cd "$work" && TEXTANALYSIS_RATE_SCALE=100 TEXTANALYSIS_ADDR="127.0.0.1:$port" exec ./textanalysis serve >"$work/serve.log" 2>&1 ) &
+# Debug logging writes the developer site's links (no SMTP here) to the
+# log, so that the sign-up below can follow its confirmation link.
+( cd "$work" && TEXTANALYSIS_LOG_LEVEL=debug TEXTANALYSIS_RATE_SCALE=100 TEXTANALYSIS_ADDR="127.0.0.1:$port" exec ./textanalysis serve >"$work/serve.log" 2>&1 ) &
 pid=$!
 trap 'kill $pid 2>/dev/null || true; wait $pid 2>/dev/null || true' EXIT
 base="http://127.0.0.1:$port"
@@ -56,5 +58,28 @@ check 422 GET "/ner"
 check 422 POST "/qa" '{"question":"q"}'
 KEY="" check 401 GET "/ner?text=no+key"
 check 200 GET "/developer/"
+
+# Sign-up: no key before the address is confirmed; the mailed link's GET
+# only shows a button; its POST shows the key, once.
+got=$(curl -s -o "$work/body" -w '%{http_code}' -d 'email=signup@example.com' "$base/developer/signup")
+[[ "$got" == 200 ]] || { echo "FAIL sign-up: status $got"; cat "$work/body"; exit 1; }
+grep -q 'ta_live_' "$work/body" && { echo "FAIL sign-up showed a key before confirmation"; exit 1; }
+path=$(grep -o '/developer/signup/confirm?token=[0-9a-f]*' "$work/serve.log" | tail -1)
+[[ -n "$path" ]] || { echo "FAIL no confirmation link in the log"; tail -20 "$work/serve.log"; exit 1; }
+curl -fsS "$base$path" -o "$work/body"
+grep -q 'name="token"' "$work/body" || { echo "FAIL the link's page has no button"; cat "$work/body"; exit 1; }
+grep -q 'ta_live_' "$work/body" && { echo "FAIL the link's GET showed a key"; exit 1; }
+curl -fsS -d "token=${path##*token=}" "$base/developer/signup/confirm" -o "$work/body"
+newkey=$(grep -o 'ta_live_[0-9A-Za-z]\{32\}' "$work/body" | head -1)
+[[ -n "$newkey" ]] || { echo "FAIL confirming showed no key"; cat "$work/body"; exit 1; }
+echo "ok   sign-up: key shown only after confirmation"
+KEY="$newkey" check 200 GET "/sentiment?text=Signed+up"
+got=$(curl -s -o /dev/null -w '%{http_code}' -d "token=${path##*token=}" "$base/developer/signup/confirm")
+[[ "$got" == 404 ]] || { echo "FAIL a confirmation link worked twice: status $got"; exit 1; }
+got=$(curl -s -o /dev/null -w '%{http_code}' -H 'Sec-Fetch-Site: cross-site' -d 'email=x@example.com' "$base/developer/signup")
+[[ "$got" == 403 ]] || { echo "FAIL a cross-site sign-up got $got, want 403"; exit 1; }
+echo "ok   403 cross-site POST /developer/signup"
+
 grep -q "$key" "$work/serve.log" && { echo "the key appears in the log"; exit 1; }
+grep -q "$newkey" "$work/serve.log" && { echo "the signed-up key appears in the log"; exit 1; }
 echo "service answered every operation"

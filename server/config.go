@@ -45,8 +45,12 @@ type Config struct {
 	// with keys redacted.
 	Mail mail.Sender
 	// TrustedProxies are the peers whose X-Forwarded-For is believed when
-	// counting trial keys per client address; nil trusts none.
+	// counting trial keys and mails per client address; nil trusts none.
 	TrustedProxies []netip.Prefix
+	// OperatorEmail receives the developer site's requests for Pay as you
+	// go or a higher cap; "" writes them to Logger (account and request
+	// IDs only).
+	OperatorEmail string
 }
 
 // Defaults for the zero fields of Config.
@@ -73,6 +77,11 @@ func (c Config) Validate() error {
 		u, err := url.Parse(v)
 		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 			errs = append(errs, fmt.Errorf("server: %s %q is not an absolute http(s) URL", name, v))
+		}
+	}
+	if c.OperatorEmail != "" {
+		if _, err := access.NormalizeEmail(c.OperatorEmail); err != nil {
+			errs = append(errs, fmt.Errorf("server: OperatorEmail %q is not an e-mail address", c.OperatorEmail))
 		}
 	}
 	return errors.Join(errs...)

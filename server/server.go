@@ -75,7 +75,7 @@ func New(cfg Config, an *textanalysis.Analyzer) (*Server, error) {
 		}
 		site, err := developer.New(developer.Config{
 			Gate: s.cfg.Gate, Mail: s.cfg.Mail, BaseURL: base, SiteURL: devURL, MCPURL: base + "/mcp",
-			OpenAPI: doc, TrustedProxies: s.cfg.TrustedProxies, Logger: s.log,
+			OpenAPI: doc, TrustedProxies: s.cfg.TrustedProxies, OperatorEmail: s.cfg.OperatorEmail, Logger: s.log,
 		})
 		if err != nil {
 			return nil, err

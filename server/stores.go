@@ -86,7 +86,7 @@ func RunPurge(ctx context.Context, st store.Store, opts PurgeOptions) {
 		start := time.Now()
 		ps, err := st.Purge(ctx, opts.Now())
 		attrs := []any{
-			slog.Int64("tokens", ps.Tokens), slog.Int64("trial_slots", ps.TrialSlots),
+			slog.Int64("tokens", ps.Tokens), slog.Int64("counters", ps.Counters), slog.Int64("sessions", ps.Sessions),
 			slog.Int64("trial_keys", ps.TrialKeys), slog.Int64("trial_accounts", ps.TrialAccounts),
 			slog.Duration("took", time.Since(start)),
 		}

@@ -216,6 +216,7 @@ Examples:
 			&cli.StringFlag{Name: "addr", Value: server.DefaultAddr, EnvVars: []string{"TEXTANALYSIS_ADDR"}, Usage: "listen on `HOST:PORT`"},
 			&cli.StringFlag{Name: "base-url", EnvVars: []string{"TEXTANALYSIS_BASE_URL"}, Usage: "public `URL` of the API, for docs, e-mails and links"},
 			&cli.StringFlag{Name: "developer-url", EnvVars: []string{"TEXTANALYSIS_DEVELOPER_URL"}, Usage: "public `URL` of the developer site (default: base URL + /developer)"},
+			&cli.StringFlag{Name: "operator-email", EnvVars: []string{"TEXTANALYSIS_OPERATOR_EMAIL"}, Usage: "`ADDRESS` that receives the account page's requests for Pay as you go (default: the log)"},
 			&cli.StringSliceFlag{Name: "trusted-proxy", EnvVars: []string{"TEXTANALYSIS_TRUSTED_PROXIES"}, Usage: "`CIDR` of a reverse proxy whose X-Forwarded-For is believed (repeat or comma-separate)"},
 			&cli.StringFlag{Name: "log-level", Value: "info", EnvVars: []string{"TEXTANALYSIS_LOG_LEVEL"}, Usage: "debug, info, warn or error"},
 			&cli.BoolFlag{Name: "allow-private", EnvVars: []string{"TEXTANALYSIS_ALLOW_PRIVATE"}, Usage: "let URL fetches reach private and loopback addresses (testing only; never in production)"},
@@ -228,7 +229,7 @@ Examples:
 				return usagef("--log-level: %v", err)
 			}
 			logger := slog.New(slog.NewJSONHandler(c.App.ErrWriter, &slog.HandlerOptions{Level: level}))
-			cfg := server.Config{Addr: c.String("addr"), BaseURL: c.String("base-url"), DeveloperURL: c.String("developer-url"), Logger: logger}
+			cfg := server.Config{Addr: c.String("addr"), BaseURL: c.String("base-url"), DeveloperURL: c.String("developer-url"), OperatorEmail: c.String("operator-email"), Logger: logger}
 			for _, v := range c.StringSlice("trusted-proxy") {
 				for _, part := range strings.Split(v, ",") {
 					part = strings.TrimSpace(part)

@@ -278,6 +278,8 @@ type listedKey struct {
 	Plan      string `json:"plan"`
 	CreatedAt string `json:"created_at"`
 	RevokedAt string `json:"revoked_at,omitempty"`
+	// LastUsedAt is accurate to about a minute (store.KeyTouchInterval).
+	LastUsedAt string `json:"last_used_at,omitempty"`
 }
 
 func keysList(c *cli.Context) error {
@@ -312,6 +314,9 @@ func keysList(c *cli.Context) error {
 		lk := listedKey{ID: k.ID, Prefix: k.Prefix + "…", Kind: k.Kind, Name: k.Name, AccountID: a.ID, Email: a.Email, Plan: string(a.Plan), CreatedAt: k.CreatedAt.UTC().Format(time.RFC3339)}
 		if k.Revoked() {
 			lk.RevokedAt = k.RevokedAt.UTC().Format(time.RFC3339)
+		}
+		if !k.LastUsedAt.IsZero() {
+			lk.LastUsedAt = k.LastUsedAt.UTC().Format(time.RFC3339)
 		}
 		out = append(out, lk)
 	}

@@ -113,5 +113,5 @@ func TestServePurgesAtStart(t *testing.T) {
 	for !strings.Contains(srv.logs.String(), `"msg":"purged expired rows"`) && time.Now().Before(deadline) {
 		time.Sleep(50 * time.Millisecond)
 	}
-	assert.Contains(t, srv.logs.String(), `"msg":"purged expired rows","job":"purge","tokens":1,"trial_slots":0`)
+	assert.Contains(t, srv.logs.String(), `"msg":"purged expired rows","job":"purge","tokens":1,"counters":0,"sessions":0`)
 }

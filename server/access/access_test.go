@@ -2,8 +2,11 @@ package access
 
 import (
 	"context"
+	"fmt"
 	"net/http"
+	"net/netip"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -178,14 +181,17 @@ func TestTrialLifecycle(t *testing.T) {
 	assert.NotEmpty(t, d.ClaimURL)
 
 	// Claiming moves the same key to the Free plan of the address.
-	token, err := g.StartClaim(ctx, iss.Key.ID, g.claimSig(iss.Key.ID), "Ada@Example.com")
+	start, err := g.StartClaim(ctx, "203.0.113.7", iss.Key.ID, g.claimSig(iss.Key.ID), "Ada@Example.com")
 	require.NoError(t, err)
-	_, err = g.StartClaim(ctx, iss.Key.ID, "00000000000000000000000000000000", "ada@example.com")
+	assert.Nil(t, start.Target, "a new account")
+	token := start.Token
+	_, err = g.StartClaim(ctx, "203.0.113.7", iss.Key.ID, "00000000000000000000000000000000", "ada@example.com")
 	assert.ErrorIs(t, err, ErrBadToken)
 	_, err = g.ConfirmClaim(ctx, "wrong")
 	assert.ErrorIs(t, err, ErrBadToken)
-	a, err := g.ConfirmClaim(ctx, token)
+	c, err := g.ConfirmClaim(ctx, token)
 	require.NoError(t, err)
+	a := c.Account
 	assert.Equal(t, "ada@example.com", a.Email)
 	assert.Equal(t, store.PlanFree, a.Plan)
 	assert.True(t, a.EmailConfirmed)
@@ -289,18 +295,272 @@ func TestSandboxKeyIsStable(t *testing.T) {
 	assert.Equal(t, http.StatusTooManyRequests, d.Status)
 }
 
-func TestSignUp(t *testing.T) {
-	g, _ := newGate(t, Config{})
+func TestSignUpNeedsConfirmation(t *testing.T) {
+	g, clk := newGate(t, Config{})
 	ctx := context.Background()
-	iss, existed, err := g.SignUp(ctx, " Grace@Example.com ")
+	start, err := g.StartSignUp(ctx, "198.51.100.1", " Grace@Example.com ")
 	require.NoError(t, err)
-	assert.False(t, existed)
+	assert.Equal(t, "grace@example.com", start.Email)
+	_, err = g.Store().AccountByEmail(ctx, "grace@example.com")
+	assert.ErrorIs(t, err, store.ErrNotFound, "no account before confirmation")
+	keys, err := g.Store().ListKeys(ctx, 0)
+	require.NoError(t, err)
+	assert.Empty(t, keys, "no key before confirmation")
+
+	// Showing the link's page changes nothing.
+	tok, err := g.PendingLink(ctx, start.Token, store.PurposeSignUp)
+	require.NoError(t, err)
+	assert.Equal(t, "grace@example.com", tok.Email)
+	_, err = g.PendingLink(ctx, start.Token, store.PurposeSignIn)
+	assert.ErrorIs(t, err, ErrBadToken, "a sign-up link is no sign-in link")
+
+	iss, err := g.ConfirmSignUp(ctx, start.Token)
+	require.NoError(t, err)
 	assert.Equal(t, "grace@example.com", iss.Account.Email)
 	assert.Equal(t, store.PlanFree, iss.Account.Plan)
-	again, existed, err := g.SignUp(ctx, "grace@example.com")
+	assert.True(t, iss.Account.EmailConfirmed)
+	d, err := g.Admit(ctx, iss.Secret)
 	require.NoError(t, err)
-	assert.True(t, existed)
-	assert.Equal(t, iss.Account.ID, again.Account.ID)
-	_, _, err = g.SignUp(ctx, "not an address")
+	assert.False(t, d.Refused())
+	_, err = g.ConfirmSignUp(ctx, start.Token)
+	assert.ErrorIs(t, err, ErrBadToken, "a link works once")
+
+	// Links expire after ConfirmLinkTTL.
+	late, err := g.StartSignUp(ctx, "198.51.100.1", "late@example.com")
+	require.NoError(t, err)
+	clk.add(ConfirmLinkTTL)
+	_, err = g.ConfirmSignUp(ctx, late.Token)
+	assert.ErrorIs(t, err, ErrBadToken)
+
+	_, err = g.StartSignUp(ctx, "198.51.100.1", "not an address")
 	assert.ErrorIs(t, err, ErrBadEmail)
+}
+
+func TestMailCaps(t *testing.T) {
+	t.Run("per client address", func(t *testing.T) {
+		g, clk := newGate(t, Config{})
+		ctx := context.Background()
+		// Every address of one IPv6 /64 is one client.
+		for i := range DefaultMailsPerClientHour {
+			_, err := g.StartSignUp(ctx, fmt.Sprintf("2001:db8:1:2::%x", i+1), fmt.Sprintf("user%d@example.com", i))
+			require.NoError(t, err, "mail %d", i)
+		}
+		_, err := g.StartSignUp(ctx, "2001:db8:1:2:ffff::1", "other@example.com")
+		var limit *MailLimitError
+		require.ErrorAs(t, err, &limit)
+		assert.ErrorIs(t, err, ErrMailLimit)
+		assert.False(t, limit.PerEmail)
+		assert.Equal(t, time.Date(2026, 3, 30, 13, 0, 0, 0, time.UTC), limit.Reset)
+		_, err = g.StartSignIn(ctx, "2001:db8:1:2::99", "other@example.com")
+		assert.ErrorIs(t, err, ErrMailLimit, "sign-in links share the cap")
+		_, err = g.StartSignUp(ctx, "2001:db8:1:3::1", "other@example.com")
+		assert.NoError(t, err, "another /64")
+		_, err = g.StartSignUp(ctx, "198.51.100.1", "v4@example.com")
+		assert.NoError(t, err, "an IPv4 client")
+
+		// The next hour gives more, up to the day's cap.
+		sent := DefaultMailsPerClientHour
+		for h := 1; sent < DefaultMailsPerClientDay; h++ {
+			clk.add(time.Hour)
+			for range DefaultMailsPerClientHour {
+				if sent == DefaultMailsPerClientDay {
+					break
+				}
+				_, err := g.StartSignUp(ctx, "2001:db8:1:2::1", fmt.Sprintf("u%d@example.com", sent))
+				require.NoError(t, err, "mail %d", sent)
+				sent++
+			}
+		}
+		clk.add(time.Hour)
+		_, err = g.StartSignUp(ctx, "2001:db8:1:2::1", "more@example.com")
+		require.ErrorAs(t, err, &limit)
+		assert.Equal(t, time.Date(2026, 3, 31, 0, 0, 0, 0, time.UTC), limit.Reset, "the day's cap")
+	})
+
+	t.Run("per e-mail address, in canonical form", func(t *testing.T) {
+		g, _ := newGate(t, Config{})
+		ctx := context.Background()
+		variants := []string{"abuser@gmail.com", "Abuser+1@gmail.com", "a.b.u.s.e.r@googlemail.com", "ABUSER+x@GMAIL.COM"}
+		for i, v := range variants {
+			_, err := g.StartSignUp(ctx, fmt.Sprintf("198.51.100.%d", i+1), v)
+			if i < DefaultMailsPerAddressDay {
+				require.NoError(t, err, v)
+				continue
+			}
+			var limit *MailLimitError
+			require.ErrorAs(t, err, &limit, v)
+			assert.True(t, limit.PerEmail)
+		}
+	})
+}
+
+func TestClientKey(t *testing.T) {
+	for _, tt := range []struct{ in, want string }{
+		{"198.51.100.7", "198.51.100.7"},
+		{"::ffff:198.51.100.7", "198.51.100.7"},
+		{"2001:db8:1:2:3:4:5:6", "2001:db8:1:2::/64"},
+		{"2001:db8:1:2::1", "2001:db8:1:2::/64"},
+		{"2001:DB8:1:2::ffff", "2001:db8:1:2::/64"},
+		{"fe80::1%eth0", "fe80::/64"},
+		{"2001:db8:1:2::/64", "2001:db8:1:2::/64"},
+		{"2001:db8:1:2::7/128", "2001:db8:1:2::/64"},
+		{"not an address", "not an address"},
+	} {
+		t.Run(tt.in, func(t *testing.T) {
+			assert.Equal(t, tt.want, ClientKey(tt.in))
+		})
+	}
+}
+
+func TestCanonicalEmail(t *testing.T) {
+	for _, tt := range []struct{ in, want string }{
+		{"ada@example.com", "ada@example.com"},
+		{"Ada@Example.COM", "ada@example.com"},
+		{"ada+news@example.com", "ada@example.com"},
+		{"a.da@example.com", "a.da@example.com"}, // dots matter elsewhere
+		{"a.d.a+1@gmail.com", "ada@gmail.com"},
+		{"A.DA@googlemail.com", "ada@gmail.com"},
+		{"+tag@example.com", "+tag@example.com"},
+		{"no-at-sign", "no-at-sign"},
+	} {
+		t.Run(tt.in, func(t *testing.T) {
+			assert.Equal(t, tt.want, CanonicalEmail(tt.in))
+		})
+	}
+}
+
+func FuzzClientKey(f *testing.F) {
+	for _, s := range []string{"198.51.100.7", "2001:db8::1", "::ffff:1.2.3.4", "fe80::1%eth0", "2001:db8::/48", "x"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, addr string) {
+		k := ClientKey(addr)
+		if again := ClientKey(k); again != k {
+			t.Fatalf("ClientKey(%q) = %q, but ClientKey(%q) = %q", addr, k, k, again)
+		}
+		if a, err := netip.ParseAddr(addr); err == nil && a.Unmap().Is6() {
+			// Every address of the /64 has the same key.
+			b := a.WithZone("").As16()
+			b[15] ^= 0xff
+			if other := ClientKey(netip.AddrFrom16(b).String()); other != k {
+				t.Fatalf("%q and its neighbour have keys %q and %q", addr, k, other)
+			}
+		}
+	})
+}
+
+func FuzzCanonicalEmail(f *testing.F) {
+	for _, s := range []string{"ada@example.com", "A.d.a+x@GoogleMail.com", "+@", "a@b@c"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, email string) {
+		c := CanonicalEmail(email)
+		if again := CanonicalEmail(c); again != c {
+			t.Fatalf("CanonicalEmail(%q) = %q, but CanonicalEmail(%q) = %q", email, c, c, again)
+		}
+		if c != strings.ToLower(c) {
+			t.Fatalf("CanonicalEmail(%q) = %q is not lower-case", email, c)
+		}
+	})
+}
+
+func TestAccountKeys(t *testing.T) {
+	g, clk := newGate(t, Config{MaxLiveKeys: 2})
+	ctx := context.Background()
+	first := account(t, g, store.Account{Plan: store.PlanFree, Email: "ada@example.com"})
+	other := account(t, g, store.Account{Plan: store.PlanFree, Email: "bob@example.com"})
+	second, err := g.NewAccountKey(ctx, first.Account, "laptop")
+	require.NoError(t, err)
+	_, err = g.NewAccountKey(ctx, first.Account, "third")
+	assert.ErrorIs(t, err, ErrKeyLimit)
+
+	assert.ErrorIs(t, g.RevokeAccountKey(ctx, first.Account, other.Key.ID), ErrNoKey, "not this account's key")
+	d, err := g.Admit(ctx, other.Secret)
+	require.NoError(t, err)
+	assert.False(t, d.Refused())
+	require.NoError(t, g.RevokeAccountKey(ctx, first.Account, first.Key.ID))
+	d, err = g.Admit(ctx, first.Secret)
+	require.NoError(t, err)
+	assert.Equal(t, "revoked_key", d.Code)
+	_, err = g.NewAccountKey(ctx, first.Account, "third")
+	assert.NoError(t, err, "a revoked key frees a place")
+
+	// Last use is written once per KeyTouchInterval.
+	used := func() time.Time {
+		k, err := g.Store().Key(ctx, second.Key.ID)
+		require.NoError(t, err)
+		return k.LastUsedAt
+	}
+	assert.True(t, used().IsZero())
+	t0 := g.now()
+	_, err = g.Admit(ctx, second.Secret)
+	require.NoError(t, err)
+	assert.Equal(t, t0, used())
+	clk.add(10 * time.Second)
+	_, err = g.Admit(ctx, second.Secret)
+	require.NoError(t, err)
+	assert.Equal(t, t0, used())
+	clk.add(store.KeyTouchInterval)
+	_, err = g.Admit(ctx, second.Secret)
+	require.NoError(t, err)
+	assert.Equal(t, g.now(), used())
+
+	u, err := g.Usage(ctx, first.Account)
+	require.NoError(t, err)
+	assert.Equal(t, AccountUsage{Used: 3, Allowance: DefaultFreeAllowance, Reset: NextMonth(g.now())}, u)
+}
+
+func TestSignIn(t *testing.T) {
+	g, clk := newGate(t, Config{})
+	ctx := context.Background()
+	iss := account(t, g, store.Account{Plan: store.PlanFree, Email: "ada@example.com"})
+	start, err := g.StartSignIn(ctx, "198.51.100.1", "Ada@example.com")
+	require.NoError(t, err)
+	require.NotEmpty(t, start.Token)
+	none, err := g.StartSignIn(ctx, "198.51.100.1", "nobody@example.com")
+	require.NoError(t, err)
+	assert.Empty(t, none.Token, "no account, no link")
+
+	secret, a, err := g.SignIn(ctx, start.Token)
+	require.NoError(t, err)
+	assert.Equal(t, iss.Account.ID, a.ID)
+	_, _, err = g.SignIn(ctx, start.Token)
+	assert.ErrorIs(t, err, ErrBadToken, "a link works once")
+	got, err := g.Session(ctx, secret)
+	require.NoError(t, err)
+	assert.Equal(t, a.ID, got.ID)
+	clk.add(SessionTTL)
+	_, err = g.Session(ctx, secret)
+	assert.ErrorIs(t, err, ErrBadToken, "expired")
+
+	start, err = g.StartSignIn(ctx, "198.51.100.1", "ada@example.com")
+	require.NoError(t, err)
+	secret, _, err = g.SignIn(ctx, start.Token)
+	require.NoError(t, err)
+	require.NoError(t, g.SignOut(ctx, secret))
+	_, err = g.Session(ctx, secret)
+	assert.ErrorIs(t, err, ErrBadToken, "signed out")
+}
+
+func TestUpgradeURLIsTheAccountPage(t *testing.T) {
+	g, _ := newGate(t, Config{FreeAllowance: 1, DeveloperURL: "https://dev.example.com"})
+	ctx := context.Background()
+	free := account(t, g, store.Account{Plan: store.PlanFree, Email: "f@example.com"})
+	payg := account(t, g, store.Account{Plan: store.PlanPayg, Email: "p@example.com", MonthlyCap: 1})
+	for _, k := range []Issued{free, payg} {
+		_, err := g.Admit(ctx, k.Secret)
+		require.NoError(t, err)
+		d, err := g.Admit(ctx, k.Secret)
+		require.NoError(t, err)
+		assert.Equal(t, "https://dev.example.com/account", d.UpgradeURL, k.Account.Plan)
+	}
+	r, err := g.RequestPlan(ctx, free.Account, 0)
+	require.NoError(t, err)
+	assert.Equal(t, store.PlanPayg, r.Plan)
+	for range PlanRequestsPerDay - 1 {
+		_, err = g.RequestPlan(ctx, free.Account, 0)
+		require.NoError(t, err)
+	}
+	_, err = g.RequestPlan(ctx, free.Account, 0)
+	assert.ErrorIs(t, err, ErrMailLimit)
 }

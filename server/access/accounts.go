@@ -22,9 +22,35 @@ var (
 	ErrTrialLimit = errors.New("access: trial keys for this address are used up for today")
 	// ErrBadEmail: the e-mail address does not parse.
 	ErrBadEmail = errors.New("access: invalid e-mail address")
-	// ErrBadToken: a claim or confirmation link is wrong or expired.
+	// ErrBadToken: a claim, confirmation or sign-in link, or a session, is
+	// wrong, used or expired.
 	ErrBadToken = errors.New("access: invalid or expired link")
+	// ErrMailLimit: the client or e-mail address has had its mails for
+	// now; the error is a [*MailLimitError] saying until when.
+	ErrMailLimit = errors.New("access: too many mails for this address")
+	// ErrKeyLimit: the account has Config.MaxLiveKeys unrevoked keys.
+	ErrKeyLimit = errors.New("access: the account has its most live keys")
+	// ErrAlreadyClaimed: a claim's key left its trial account before the
+	// claim was confirmed.
+	ErrAlreadyClaimed = errors.New("access: the key was claimed already")
+	// ErrNoKey: the account has no such key.
+	ErrNoKey = errors.New("access: no such key in this account")
 )
+
+// A MailLimitError says which cap refused a mail and when it refills.
+type MailLimitError struct {
+	// PerEmail is true when the e-mail address's cap refused, false when
+	// the client address's did.
+	PerEmail bool
+	Reset    time.Time
+}
+
+func (e *MailLimitError) Error() string {
+	return fmt.Sprintf("%v until %s", ErrMailLimit, e.Reset.UTC().Format(time.RFC3339))
+}
+
+// Unwrap makes errors.Is(err, ErrMailLimit) hold.
+func (e *MailLimitError) Unwrap() error { return ErrMailLimit }
 
 // An Issued key is shown to its holder once; only Key.Hash is kept.
 type Issued struct {
@@ -60,12 +86,13 @@ func (g *Gate) IssueKey(ctx context.Context, a store.Account, kind, name string)
 	return Issued{Secret: secret, Key: k, Account: a}, nil
 }
 
-// IssueTrial makes a trial key for a client address (its HMAC is what the
-// store sees), at most Config.TrialsPerAddress per UTC day.
+// IssueTrial makes a trial key for a client address (an HMAC of its
+// [ClientKey] is what the store sees), at most Config.TrialsPerAddress per
+// UTC day.
 func (g *Gate) IssueTrial(ctx context.Context, clientAddr string) (Issued, error) {
 	now := g.now().UTC()
 	day := time.Date(now.Year(), now.Month(), now.Day(), 0, 0, 0, 0, time.UTC)
-	ok, err := g.st.TakeTrialSlot(ctx, g.AddressHMAC(clientAddr), day, g.cfg.TrialsPerAddress)
+	ok, err := g.st.TakeSlot(ctx, store.Counter{Purpose: "trial", Subject: g.AddressHMAC(clientAddr), Window: day, Expires: day.AddDate(0, 0, 1)}, g.cfg.TrialsPerAddress)
 	if err != nil {
 		return Issued{}, fmt.Errorf("access: trial slot: %w", err)
 	}
@@ -82,110 +109,105 @@ func (g *Gate) IssueTrial(ctx context.Context, clientAddr string) (Issued, error
 // TrialAllowance is the number of requests a trial key has.
 func (g *Gate) TrialAllowance() int64 { return g.cfg.TrialAllowance }
 
-// SignUp gives an e-mail address a Free key. A new address gets a new
-// account and the key is shown at once (existed false). An address that
-// already has an account gets a new key too, but the caller must only
-// send it to the address (existed true): showing it would hand anyone a
-// key to someone else's allowance.
-func (g *Gate) SignUp(ctx context.Context, email string) (iss Issued, existed bool, err error) {
-	email, err = NormalizeEmail(email)
-	if err != nil {
-		return Issued{}, false, err
-	}
-	a, err := g.st.AccountByEmail(ctx, email)
-	switch {
-	case err == nil:
-		existed = true
-	case errors.Is(err, store.ErrNotFound):
-		a, err = g.st.CreateAccount(ctx, store.Account{Email: email, Plan: store.PlanFree, CreatedAt: g.now().UTC()})
-		if errors.Is(err, store.ErrExists) {
-			// Another request signed the same address up just now.
-			a, err = g.st.AccountByEmail(ctx, email)
-			existed = true
-		}
-		if err != nil {
-			return Issued{}, false, fmt.Errorf("access: account: %w", err)
-		}
-	default:
-		return Issued{}, false, fmt.Errorf("access: account: %w", err)
-	}
-	iss, err = g.IssueKey(ctx, a, KindLive, "developer site")
-	return iss, existed, err
+// A ClaimStart is a claim waiting for its address to be confirmed.
+type ClaimStart struct {
+	Token string // for the confirmation link
+	Email string // normalized
+	// Target is the account of Email as it is now, if any: the key will
+	// join it and spend its allowance (or its money, on Pay as you go).
+	Target *store.Account
 }
 
-// StartClaim checks a claim link and records the e-mail address to
-// confirm; it returns the token for the confirmation link sent there.
-func (g *Gate) StartClaim(ctx context.Context, keyID int64, sig, email string) (string, error) {
+// StartClaim checks a claim link and the mail caps, and records the
+// e-mail address to confirm; the caller mails the returned token's link
+// there. ErrBadToken for a wrong signature or a key claimed already;
+// ErrBadEmail; ErrMailLimit.
+func (g *Gate) StartClaim(ctx context.Context, clientAddr string, keyID int64, sig, email string) (ClaimStart, error) {
 	if !g.CheckClaim(keyID, sig) {
-		return "", ErrBadToken
+		return ClaimStart{}, ErrBadToken
 	}
 	email, err := NormalizeEmail(email)
 	if err != nil {
-		return "", err
+		return ClaimStart{}, err
 	}
 	k, err := g.keyByID(ctx, keyID)
 	if err != nil {
-		return "", err
+		return ClaimStart{}, err
 	}
 	a, err := g.st.Account(ctx, k.AccountID)
 	if err != nil {
-		return "", fmt.Errorf("access: claim: %w", err)
+		return ClaimStart{}, fmt.Errorf("access: claim: %w", err)
 	}
 	if a.Plan != store.PlanTrial {
-		return "", fmt.Errorf("%w: this key was claimed already", ErrBadToken)
+		return ClaimStart{}, fmt.Errorf("%w: this key was claimed already", ErrBadToken)
+	}
+	target, err := g.ClaimTarget(ctx, email)
+	if err != nil {
+		return ClaimStart{}, err
+	}
+	if err := g.takeMailSlots(ctx, clientAddr, email); err != nil {
+		return ClaimStart{}, err
 	}
 	token := randomToken()
 	err = g.st.CreateToken(ctx, store.Token{
-		Hash: HashKey(token), Purpose: "confirm", AccountID: k.AccountID, KeyID: k.ID, Email: email,
-		ExpiresAt: g.now().UTC().Add(48 * time.Hour),
+		Hash: HashKey(token), Purpose: store.PurposeClaim, AccountID: k.AccountID, KeyID: k.ID, Email: email,
+		ExpiresAt: g.now().UTC().Add(ConfirmLinkTTL),
 	})
 	if err != nil {
-		return "", fmt.Errorf("access: claim: %w", err)
+		return ClaimStart{}, fmt.Errorf("access: claim: %w", err)
 	}
-	return token, nil
+	return ClaimStart{Token: token, Email: email, Target: target}, nil
 }
 
-// ConfirmClaim completes a claim from its confirmation link: the key moves
-// into the account of the confirmed address (made on the Free plan when
-// new) and keeps working unchanged.
-func (g *Gate) ConfirmClaim(ctx context.Context, token string) (store.Account, error) {
-	t, err := g.st.Token(ctx, HashKey(token), "confirm", g.now().UTC())
+// ClaimTarget returns the account a key claimed for email would join, or
+// nil when the claim would make a new Free account.
+func (g *Gate) ClaimTarget(ctx context.Context, email string) (*store.Account, error) {
+	a, err := g.st.AccountByEmail(ctx, email)
 	if errors.Is(err, store.ErrNotFound) {
-		return store.Account{}, ErrBadToken
+		return nil, nil
 	}
 	if err != nil {
-		return store.Account{}, fmt.Errorf("access: confirm: %w", err)
+		return nil, fmt.Errorf("access: claim: %w", err)
 	}
-	a, err := g.st.AccountByEmail(ctx, t.Email)
+	return &a, nil
+}
+
+// PendingLink returns the token behind an unused, unexpired link of a
+// purpose without acting on it, for the page that shows the link's button.
+// ErrBadToken when there is none.
+func (g *Gate) PendingLink(ctx context.Context, token, purpose string) (store.Token, error) {
+	if token == "" {
+		return store.Token{}, ErrBadToken
+	}
+	t, err := g.st.Token(ctx, HashKey(token), purpose, g.now().UTC())
 	if errors.Is(err, store.ErrNotFound) {
-		a, err = g.st.CreateAccount(ctx, store.Account{Email: t.Email, Plan: store.PlanFree, EmailConfirmed: true, CreatedAt: g.now().UTC()})
-		if errors.Is(err, store.ErrExists) {
-			a, err = g.st.AccountByEmail(ctx, t.Email)
-		}
+		return store.Token{}, ErrBadToken
 	}
 	if err != nil {
-		return store.Account{}, fmt.Errorf("access: confirm: %w", err)
+		return store.Token{}, fmt.Errorf("access: link: %w", err)
 	}
-	if !a.EmailConfirmed {
-		a.EmailConfirmed = true
-		if err := g.st.UpdateAccount(ctx, a); err != nil {
-			return store.Account{}, fmt.Errorf("access: confirm: %w", err)
-		}
+	return t, nil
+}
+
+// ConfirmClaim completes a claim from its confirmation link, in one store
+// transaction: the key moves into the account of the confirmed address
+// (made on the Free plan when new) and keeps working unchanged. Each link
+// works once. ErrBadToken for a wrong, used or expired link;
+// ErrAlreadyClaimed when another claim of the key was confirmed first;
+// ErrKeyLimit when the account has its most keys.
+func (g *Gate) ConfirmClaim(ctx context.Context, token string) (store.Claim, error) {
+	c, err := g.st.ConfirmClaim(ctx, HashKey(token), g.now().UTC(), g.cfg.MaxLiveKeys)
+	switch {
+	case errors.Is(err, store.ErrNotFound):
+		return store.Claim{}, ErrBadToken
+	case errors.Is(err, store.ErrAlreadyClaimed):
+		return store.Claim{}, ErrAlreadyClaimed
+	case errors.Is(err, store.ErrKeyLimit):
+		return store.Claim{}, ErrKeyLimit
+	case err != nil:
+		return store.Claim{}, fmt.Errorf("access: confirm claim: %w", err)
 	}
-	if err := g.st.MoveKey(ctx, t.KeyID, a.ID); err != nil {
-		return store.Account{}, fmt.Errorf("access: confirm: %w", err)
-	}
-	// The old trial account keeps no key; end it so it can't be claimed
-	// twice.
-	if old, err := g.st.Account(ctx, t.AccountID); err == nil && old.Plan == store.PlanTrial {
-		old.Plan = store.PlanFree
-		old.TrialExpiresAt = time.Time{}
-		_ = g.st.UpdateAccount(ctx, old)
-	}
-	if err := g.st.DeleteToken(ctx, t.Hash); err != nil {
-		return store.Account{}, fmt.Errorf("access: confirm: %w", err)
-	}
-	return a, nil
+	return c, nil
 }
 
 func (g *Gate) keyByID(ctx context.Context, id int64) (store.Key, error) {

@@ -36,8 +36,18 @@ type Config struct {
 	// default.
 	Rates map[store.Plan]Rate
 	// TrialsPerAddress caps trial keys per client address per UTC day; 0
-	// means 3.
+	// means DefaultTrialsPerAddress.
 	TrialsPerAddress int
+	// MailsPerClientHour, MailsPerClientDay and MailsPerAddressDay cap the
+	// developer site's mails (see DefaultMailsPerClientHour); 0 means the
+	// default.
+	MailsPerClientHour int
+	MailsPerClientDay  int
+	MailsPerAddressDay int
+	// MaxLiveKeys caps an account's unrevoked keys made on the developer
+	// site or moved there by a claim; 0 means DefaultMaxLiveKeys. The
+	// operator's keys create ignores it.
+	MaxLiveKeys int
 	// DeveloperURL is the developer site's public address, for claim and
 	// upgrade links; "" leaves the links relative ("/developer").
 	DeveloperURL string
@@ -84,8 +94,19 @@ func New(ctx context.Context, cfg Config) (*Gate, error) {
 	if cfg.PaygCap <= 0 {
 		cfg.PaygCap = DefaultPaygCap
 	}
-	if cfg.TrialsPerAddress <= 0 {
-		cfg.TrialsPerAddress = 3
+	for _, f := range []struct {
+		v   *int
+		def int
+	}{
+		{&cfg.TrialsPerAddress, DefaultTrialsPerAddress},
+		{&cfg.MailsPerClientHour, DefaultMailsPerClientHour},
+		{&cfg.MailsPerClientDay, DefaultMailsPerClientDay},
+		{&cfg.MailsPerAddressDay, DefaultMailsPerAddressDay},
+		{&cfg.MaxLiveKeys, DefaultMaxLiveKeys},
+	} {
+		if *f.v <= 0 {
+			*f.v = f.def
+		}
 	}
 	rates := map[store.Plan]Rate{}
 	for p, r := range DefaultRates {
@@ -144,6 +165,13 @@ func (g *Gate) Admit(ctx context.Context, key string) (Decision, error) {
 	if err != nil || d.Refused() {
 		return d, err
 	}
+	// The key's last use, for the account page: written only when the
+	// stored time is a KeyTouchInterval old, so that a busy key costs one
+	// write a minute, not one a request. A failed write must not refuse
+	// the request; the next one tries again.
+	if now := g.now(); now.Sub(d.Key.LastUsedAt) >= store.KeyTouchInterval {
+		_ = g.st.TouchKey(ctx, d.Key.ID, now.UTC())
+	}
 	if ok, wait := g.allow(d.Account); !ok {
 		used, err := g.st.Used(ctx, d.Account.ID, w.start)
 		if err != nil {
@@ -168,13 +196,13 @@ func (g *Gate) Admit(ctx context.Context, key string) (Decision, error) {
 		d.Action, d.ClaimURL = "claim", g.ClaimURL(d.Key)
 		d.Detail = fmt.Sprintf("This trial key has used its %d requests. Claim it with an e-mail address to move it to the Free plan; the key stays the same.", w.allowance)
 	case store.PlanFree:
-		d.Action, d.UpgradeURL = "wait", g.cfg.DeveloperURL+"/"
+		d.Action, d.UpgradeURL = "wait", g.AccountURL()
 		d.RetryAfter = w.reset.Sub(g.now())
-		d.Detail = fmt.Sprintf("The Free plan's %d requests for this month are used up. Wait for the reset on %s, or upgrade to Pay as you go.", w.allowance, w.reset.Format(time.RFC3339))
+		d.Detail = fmt.Sprintf("The Free plan's %d requests for this month are used up. Wait for the reset on %s, or ask for Pay as you go on the account page at upgrade_url.", w.allowance, w.reset.Format(time.RFC3339))
 	case store.PlanPayg:
-		d.Action, d.UpgradeURL = "upgrade", g.cfg.DeveloperURL+"/"
+		d.Action, d.UpgradeURL = "upgrade", g.AccountURL()
 		d.RetryAfter = w.reset.Sub(g.now())
-		d.Detail = fmt.Sprintf("This account reached its monthly spending cap of %d requests. Raise the cap, or wait for the reset on %s.", w.allowance, w.reset.Format(time.RFC3339))
+		d.Detail = fmt.Sprintf("This account reached its monthly spending cap of %d requests. Ask for a higher cap on the account page at upgrade_url, or wait for the reset on %s.", w.allowance, w.reset.Format(time.RFC3339))
 	default:
 		d.Action = "wait"
 		d.RetryAfter = w.reset.Sub(g.now())
@@ -297,9 +325,19 @@ func (g *Gate) CheckClaim(keyID int64, sig string) bool {
 	return hmac.Equal([]byte(g.claimSig(keyID)), []byte(sig))
 }
 
-// AddressHMAC keys the per-address trial limit without storing addresses.
+// AccountURL is the account page, where a holder signs in to see keys and
+// usage and asks for Pay as you go or a higher cap; 429 refusals point
+// there.
+func (g *Gate) AccountURL() string { return g.cfg.DeveloperURL + "/account" }
+
+// AddressHMAC keys the per-address limits without storing addresses. It
+// counts addr as [ClientKey] does: an IPv6 address by its /64.
 func (g *Gate) AddressHMAC(addr string) string {
+	return g.hmacOf("addr:" + ClientKey(addr))
+}
+
+func (g *Gate) hmacOf(s string) string {
 	m := hmac.New(sha256.New, g.secret)
-	m.Write([]byte("addr:" + addr))
+	m.Write([]byte(s))
 	return hex.EncodeToString(m.Sum(nil))
 }

@@ -17,6 +17,37 @@ const (
 	PricePerRequestUSD = 0.0001
 )
 
+// Limits of the developer site, DESIGN.md §5; Config fields override them.
+// A client address is counted whole for IPv4 and by its /64 for IPv6 (see
+// [ClientKey]); an e-mail address in its canonical form (see
+// [CanonicalEmail]). Only HMACs of either are stored.
+const (
+	// DefaultTrialsPerAddress caps trial keys per client address per UTC
+	// day.
+	DefaultTrialsPerAddress = 3
+	// DefaultMailsPerClientHour and DefaultMailsPerClientDay cap the mails
+	// the site sends on a form's request (sign-up, sign-in and claim
+	// links) per client address, in a clock hour and a UTC day.
+	DefaultMailsPerClientHour = 5
+	DefaultMailsPerClientDay  = 20
+	// DefaultMailsPerAddressDay caps those mails per e-mail address per
+	// UTC day.
+	DefaultMailsPerAddressDay = 3
+	// DefaultMaxLiveKeys caps an account's unrevoked keys.
+	DefaultMaxLiveKeys = 5
+)
+
+// Lifetimes of links and sessions.
+const (
+	// ConfirmLinkTTL is how long a sign-up's or a claim's confirmation
+	// link works.
+	ConfirmLinkTTL = 48 * time.Hour
+	// SignInLinkTTL is how long a sign-in link works.
+	SignInLinkTTL = time.Hour
+	// SessionTTL is how long a sign-in to the account page lasts.
+	SessionTTL = 12 * time.Hour
+)
+
 // A Rate is a token bucket: PerSecond requests a second, bursts of Burst.
 type Rate struct {
 	PerSecond float64

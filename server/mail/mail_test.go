@@ -129,7 +129,26 @@ func TestLogRedactsKeys(t *testing.T) {
 	out := buf.String()
 	assert.NotContains(t, out, key)
 	assert.Contains(t, out, "ta_live_AbCdEf…[redacted]")
-	assert.Contains(t, out, "confirm?token=abc")
+	assert.NotContains(t, out, "token=abc", "a link's token is a secret")
+	assert.Contains(t, out, "confirm?token=[redacted]")
 	assert.NotContains(t, out, "ada@example.com")
 	assert.True(t, strings.Contains(out, "example.com"))
+
+	// At level debug, the links are logged whole, for development.
+	buf.Reset()
+	l = Log{Logger: slog.New(slog.NewJSONHandler(&buf, &slog.HandlerOptions{Level: slog.LevelDebug}))}
+	require.NoError(t, l.Send(context.Background(), Message{To: "ada@example.com", Subject: "Sign in", Body: "Open\n\n    https://x/account/signin?token=0123abcd\n\nonce."}))
+	assert.Contains(t, buf.String(), `"link":"https://x/account/signin?token=0123abcd"`)
+	assert.NotContains(t, buf.String(), key)
+}
+
+func TestRedactLinks(t *testing.T) {
+	for _, tt := range []struct{ in, want string }{
+		{"https://x/confirm?token=abc", "https://x/confirm?token=[redacted]"},
+		{"a https://x/c?a=1&token=abc&b=2 z", "a https://x/c?a=1&token=[redacted]&b=2 z"},
+		{"no token here", "no token here"},
+		{"?token=", "?token="},
+	} {
+		assert.Equal(t, tt.want, RedactLinks(tt.in), tt.in)
+	}
 }

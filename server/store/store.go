@@ -68,7 +68,15 @@ type Key struct {
 	CreatedAt time.Time
 	// RevokedAt is zero while the key works.
 	RevokedAt time.Time
+	// LastUsedAt is when the key was last admitted, to within
+	// [KeyTouchInterval]; zero when never.
+	LastUsedAt time.Time
 }
+
+// KeyTouchInterval is how stale [Key.LastUsedAt] may be: a key's last use
+// is written at most about once per interval (see [Store.TouchKey]), so
+// that admitting a request costs no extra write.
+const KeyTouchInterval = time.Minute
 
 // Revoked reports whether the key was revoked.
 func (k Key) Revoked() bool { return !k.RevokedAt.IsZero() }
@@ -82,15 +90,69 @@ type Usage struct {
 	Count     int64
 }
 
-// A Token backs a link sent to a person: the claim page of a trial key, or
-// the confirmation of an e-mail address. Only its hash is stored.
+// A Token backs a link sent to a person: the confirmation of a claim or a
+// sign-up, or a sign-in. Only its hash is stored. Each link works once:
+// the store method that acts on a token deletes it in the same
+// transaction.
 type Token struct {
 	Hash      string
-	Purpose   string // "claim" or "confirm"
+	Purpose   string // one of the Purpose constants
 	AccountID int64
 	KeyID     int64
 	Email     string
 	ExpiresAt time.Time
+}
+
+// Purposes of tokens.
+const (
+	// PurposeClaim confirms the e-mail address a trial key is claimed for:
+	// AccountID is the trial account, KeyID its key, Email the address.
+	PurposeClaim = "confirm"
+	// PurposeSignUp confirms the e-mail address of a sign-up (Email).
+	PurposeSignUp = "signup"
+	// PurposeSignIn signs in to the account AccountID of Email.
+	PurposeSignIn = "signin"
+)
+
+// A Counter counts events of one purpose for one subject in one window,
+// such as the trial keys of a client address on a UTC day or the mails
+// sent to an e-mail address in an hour. Subject is an HMAC of the client
+// or e-mail address, never the address itself.
+type Counter struct {
+	Purpose string
+	Subject string
+	Window  time.Time // start of the window
+	Expires time.Time // end of the window; Purge removes the counter from then
+}
+
+// A Claim says what [Store.ConfirmClaim] did: Key (as it is now) moved
+// into Account, the account of the confirmed address, made on the Free
+// plan when there was none.
+type Claim struct {
+	Account Account
+	Key     Key
+	// From is the trial account the key left.
+	From int64
+}
+
+// A Session is a signed-in browser on the account page. Only a hash of
+// its cookie is stored.
+type Session struct {
+	Hash      string
+	AccountID int64
+	CreatedAt time.Time
+	ExpiresAt time.Time
+}
+
+// A PlanRequest is an account holder's request for Pay as you go, or for
+// a higher monthly cap (Plan payg with MonthlyCap). The operator grants it
+// by hand (textanalysis keys plan); requests are kept as a record.
+type PlanRequest struct {
+	ID         int64
+	AccountID  int64
+	Plan       Plan
+	MonthlyCap int64 // requested cap in requests per month; 0: the default
+	CreatedAt  time.Time
 }
 
 // A Deletion says what [Store.DeleteAccount] removed.
@@ -138,8 +200,9 @@ const (
 
 // PurgeStats counts what one [Store.Purge] removed.
 type PurgeStats struct {
-	Tokens     int64 // expired claim and confirmation tokens
-	TrialSlots int64 // per-address trial counters of past UTC days
+	Tokens   int64 // expired tokens of every purpose
+	Counters int64 // counters whose window ended (trial slots, mail caps)
+	Sessions int64 // expired account-page sessions
 	// TrialKeys and TrialAccounts are unclaimed trials expired for
 	// TrialRetention or more: their keys were deleted, and their accounts
 	// too, or kept as anonymous records when they have usage rows.
@@ -148,12 +211,20 @@ type PurgeStats struct {
 }
 
 // Total is the number of rows Purge deleted or anonymised.
-func (p PurgeStats) Total() int64 { return p.Tokens + p.TrialSlots + p.TrialKeys + p.TrialAccounts }
+func (p PurgeStats) Total() int64 {
+	return p.Tokens + p.Counters + p.Sessions + p.TrialKeys + p.TrialAccounts
+}
 
 // Errors the implementations return; test with errors.Is.
 var (
 	ErrNotFound = errors.New("store: not found")
 	ErrExists   = errors.New("store: already exists")
+	// ErrKeyLimit: the account has as many live (unrevoked) keys as the
+	// limit allows.
+	ErrKeyLimit = errors.New("store: the account has its most live keys")
+	// ErrAlreadyClaimed: the key of a claim left its trial account before
+	// the claim was confirmed (another claim was confirmed first).
+	ErrAlreadyClaimed = errors.New("store: the key was claimed already")
 )
 
 // Store is what the server needs from a database. Every method is safe for
@@ -176,8 +247,9 @@ type Store interface {
 	// ListAccounts returns every account, deleted ones kept for their usage
 	// included, by ID.
 	ListAccounts(ctx context.Context) ([]Account, error)
-	// DeleteAccount erases an account: it deletes its keys and every token
-	// of the account, its keys or its e-mail address, and removes the
+	// DeleteAccount erases an account: it deletes its keys, sessions and
+	// plan requests and every token of the account, its keys or its e-mail
+	// address, and removes the
 	// account's row, or, when usage rows refer to it, keeps the row without
 	// e-mail and with DeletedAt set to at (see [Account.DeletedAt]). Usage
 	// rows are never deleted. Deleting a deleted account changes nothing.
@@ -189,6 +261,16 @@ type Store interface {
 	// ErrExists when the hash is taken; ErrNotFound for an unknown or
 	// deleted account.
 	CreateKey(ctx context.Context, k Key) (Key, error)
+	// CreateKeyLimited is CreateKey for an account that may hold at most
+	// maxLive unrevoked keys: ErrKeyLimit, and nothing stored, when it has
+	// that many already; maxLive 0 or less means no limit. Concurrent
+	// calls never pass the limit together.
+	CreateKeyLimited(ctx context.Context, k Key, maxLive int) (Key, error)
+	// TouchKey records that a key was used at the given time: LastUsedAt
+	// becomes at unless it is already later than at-KeyTouchInterval, so
+	// that calling it for every request writes about once per interval.
+	// An unknown key is not an error.
+	TouchKey(ctx context.Context, keyID int64, at time.Time) error
 	// KeyByHash returns a key, revoked or not, and its account, or
 	// ErrNotFound.
 	KeyByHash(ctx context.Context, hash string) (Key, Account, error)
@@ -215,21 +297,65 @@ type Store interface {
 	// after since, by period then account.
 	UsageSince(ctx context.Context, since time.Time) ([]Usage, error)
 
-	// TakeTrialSlot counts one trial key issued to a client address (an
-	// HMAC, never the address) on a UTC day, atomically, up to limit; it
-	// reports whether a slot was left.
-	TakeTrialSlot(ctx context.Context, addrHMAC string, day time.Time, limit int) (bool, error)
+	// TakeSlot counts one event on a counter (its purpose, subject and
+	// window) atomically, up to limit; it reports whether a slot was left.
+	// A refused event is not counted.
+	TakeSlot(ctx context.Context, c Counter, limit int) (bool, error)
 
 	// CreateToken stores a token. ErrExists when the hash is taken.
 	CreateToken(ctx context.Context, t Token) error
 	// Token returns an unexpired token by hash and purpose, or ErrNotFound.
+	// It changes nothing: pages that show a link's button use it.
 	Token(ctx context.Context, hash, purpose string, now time.Time) (Token, error)
 	// DeleteToken removes a token; deleting a missing one is not an error.
 	DeleteToken(ctx context.Context, hash string) error
 
+	// ConfirmSignUp acts on a sign-up's confirmation link, in one
+	// transaction: it takes the unexpired PurposeSignUp token (ErrNotFound
+	// when there is none) and deletes it, finds the account of its e-mail
+	// address or makes one on the Free plan, marks the address confirmed,
+	// and stores k in that account (k.AccountID is ignored) unless the
+	// account has maxLive live keys already: then ErrKeyLimit, and nothing
+	// changes (the link still works). Of two concurrent calls with one
+	// token exactly one succeeds.
+	ConfirmSignUp(ctx context.Context, tokenHash string, now time.Time, k Key, maxLive int) (Account, Key, error)
+	// ConfirmClaim acts on a claim's confirmation link, in one
+	// transaction: it takes the unexpired PurposeClaim token (ErrNotFound
+	// when there is none) and deletes it; checks that the token's key is
+	// still in the token's trial account (else ErrAlreadyClaimed, and the
+	// token stays deleted); finds the account of the token's e-mail
+	// address or makes one on the Free plan, and marks the address
+	// confirmed; moves the key there; and ends the trial account (Free,
+	// no expiry). When the target account has maxLive live keys already it
+	// returns ErrKeyLimit and changes nothing. Of two concurrent calls for
+	// one key, with one token or two, exactly one succeeds.
+	ConfirmClaim(ctx context.Context, tokenHash string, now time.Time, maxLive int) (Claim, error)
+
+	// SignIn acts on a sign-in link, in one transaction: it takes the
+	// unexpired PurposeSignIn token (ErrNotFound when there is none, or
+	// when its account was deleted or no longer has the token's address)
+	// and deletes it, and stores s for the token's account (s.AccountID is
+	// ignored). It returns the account.
+	SignIn(ctx context.Context, tokenHash string, now time.Time, s Session) (Account, error)
+	// Session returns an unexpired session by hash and its account, or
+	// ErrNotFound (also when the account was deleted).
+	Session(ctx context.Context, hash string, now time.Time) (Session, Account, error)
+	// DeleteSession removes a session; deleting a missing one is not an
+	// error.
+	DeleteSession(ctx context.Context, hash string) error
+
+	// CreatePlanRequest records a request for a plan and returns it with
+	// its ID and CreatedAt set. ErrNotFound for an unknown or deleted
+	// account.
+	CreatePlanRequest(ctx context.Context, r PlanRequest) (PlanRequest, error)
+	// ListPlanRequests returns the requests of an account, or of all
+	// accounts when accountID is 0, by ID.
+	ListPlanRequests(ctx context.Context, accountID int64) ([]PlanRequest, error)
+
 	// Purge deletes what can no longer matter at time now, in transactions
-	// of at most PurgeBatch rows: tokens expired at now (or with no
-	// expiry), trial slots of UTC days before now's, and unclaimed trial
+	// of at most PurgeBatch rows: tokens and sessions expired at now (or
+	// tokens with no expiry), counters whose window ended at or before
+	// now, and unclaimed trial
 	// accounts expired for TrialRetention or more, with their keys and
 	// tokens (an account with usage rows is kept as an anonymous record;
 	// one with an unexpired token is left for a later purge). Usage rows

@@ -131,15 +131,16 @@ func scanAccount(row pgx.Row, extra ...any) (store.Account, error) {
 	return a, nil
 }
 
-const keyCols = `k.id, k.account_id, k.prefix, k.hash, k.kind, k.api, k.name, k.created_at, k.revoked_at`
+const keyCols = `k.id, k.account_id, k.prefix, k.hash, k.kind, k.api, k.name, k.created_at, k.revoked_at, k.last_used_at`
 
 // keyDest returns the scan destinations of keyCols and a function that
 // finishes k after the scan.
 func keyDest(k *store.Key) ([]any, func()) {
-	var revoked *time.Time
-	return []any{&k.ID, &k.AccountID, &k.Prefix, &k.Hash, &k.Kind, &k.API, &k.Name, &k.CreatedAt, &revoked}, func() {
+	var revoked, used *time.Time
+	return []any{&k.ID, &k.AccountID, &k.Prefix, &k.Hash, &k.Kind, &k.API, &k.Name, &k.CreatedAt, &revoked, &used}, func() {
 		k.CreatedAt = k.CreatedAt.UTC()
 		k.RevokedAt = fromNull(revoked)
+		k.LastUsedAt = fromNull(used)
 	}
 }
 
@@ -218,25 +219,37 @@ func (s *Store) ListAccounts(ctx context.Context) ([]store.Account, error) {
 
 // CreateKey implements [store.Store].
 func (s *Store) CreateKey(ctx context.Context, k store.Key) (store.Key, error) {
+	k, err := createKey(ctx, s.pool, k)
+	if err != nil {
+		return store.Key{}, wrap("create key", err)
+	}
+	return k, nil
+}
+
+// querier is a pool or a transaction.
+type querier interface {
+	QueryRow(ctx context.Context, sql string, args ...any) pgx.Row
+}
+
+// createKey stores k with q.
+func createKey(ctx context.Context, q querier, k store.Key) (store.Key, error) {
 	if k.CreatedAt.IsZero() {
 		k.CreatedAt = time.Now()
 	}
 	k.CreatedAt = normTime(k.CreatedAt)
 	k.RevokedAt = normTime(k.RevokedAt)
+	k.LastUsedAt = time.Time{}
 	// No row comes back for an unknown or deleted account: ErrNotFound.
 	// FOR SHARE waits for a DeleteAccount of the account in progress and
 	// then sees it deleted, so that no key is added behind its back.
-	err := s.pool.QueryRow(ctx,
+	err := q.QueryRow(ctx,
 		`INSERT INTO api_keys (account_id, prefix, hash, kind, api, name, created_at, revoked_at)
 		SELECT a.id, $2, $3, $4, $5, $6, $7::timestamptz, $8::timestamptz FROM accounts a WHERE a.id = $1 AND a.deleted_at IS NULL
 		FOR SHARE
 		RETURNING id`,
 		k.AccountID, k.Prefix, k.Hash, k.Kind, k.API, k.Name, k.CreatedAt, nullTime(k.RevokedAt),
 	).Scan(&k.ID)
-	if err != nil {
-		return store.Key{}, wrap("create key", err)
-	}
-	return k, nil
+	return k, err
 }
 
 // KeyByHash implements [store.Store].
@@ -370,24 +383,24 @@ func (s *Store) UsageSince(ctx context.Context, since time.Time) ([]store.Usage,
 	return list, nil
 }
 
-// TakeTrialSlot implements [store.Store].
-func (s *Store) TakeTrialSlot(ctx context.Context, addrHMAC string, day time.Time, limit int) (bool, error) {
+// TakeSlot implements [store.Store].
+func (s *Store) TakeSlot(ctx context.Context, c store.Counter, limit int) (bool, error) {
 	if limit <= 0 {
 		return false, nil
 	}
 	var n int64
 	err := s.pool.QueryRow(ctx,
-		`INSERT INTO trial_slots AS t (addr_hmac, day, count) VALUES ($1, $2, 1)
-		ON CONFLICT (addr_hmac, day) DO UPDATE SET count = t.count + 1 WHERE t.count < $3
-		RETURNING t.count`,
-		addrHMAC, normTime(day), limit).Scan(&n)
+		`INSERT INTO counters AS c (purpose, subject, window_start, expires_at, count) VALUES ($1, $2, $3, $4, 1)
+		ON CONFLICT (purpose, subject, window_start) DO UPDATE SET count = c.count + 1 WHERE c.count < $5
+		RETURNING c.count`,
+		c.Purpose, c.Subject, normTime(c.Window), normTime(c.Expires), limit).Scan(&n)
 	switch {
 	case err == nil:
 		return true, nil
 	case errors.Is(err, pgx.ErrNoRows):
 		return false, nil
 	}
-	return false, wrap("take trial slot", err)
+	return false, wrap("take slot", err)
 }
 
 // CreateToken implements [store.Store].

@@ -38,6 +38,11 @@ func (s *Store) DeleteAccount(ctx context.Context, id int64, at time.Time) (stor
 			return err
 		}
 		d.Keys = tag.RowsAffected()
+		for _, q := range []string{`DELETE FROM sessions WHERE account_id = $1`, `DELETE FROM plan_requests WHERE account_id = $1`} {
+			if _, err := tx.Exec(ctx, q, id); err != nil {
+				return err
+			}
+		}
 		if err := tx.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM usage_counts WHERE account_id = $1)`, id).Scan(&d.Kept); err != nil {
 			return err
 		}
@@ -61,7 +66,6 @@ func (s *Store) DeleteAccount(ctx context.Context, id int64, at time.Time) (stor
 func (s *Store) Purge(ctx context.Context, now time.Time) (store.PurgeStats, error) {
 	var ps store.PurgeStats
 	now = normTime(now)
-	today := time.Date(now.Year(), now.Month(), now.Day(), 0, 0, 0, 0, time.UTC)
 	var err error
 	// A token is valid while expires_at > now (see Token); one without an
 	// expiry was never valid.
@@ -70,10 +74,15 @@ func (s *Store) Purge(ctx context.Context, now time.Time) (store.PurgeStats, err
 	if err != nil {
 		return ps, wrap("purge tokens", err)
 	}
-	ps.TrialSlots, err = s.purgeBatches(ctx, `DELETE FROM trial_slots WHERE (addr_hmac, day) IN
-		(SELECT addr_hmac, day FROM trial_slots WHERE day < $1 LIMIT $2 FOR UPDATE SKIP LOCKED)`, today)
+	ps.Counters, err = s.purgeBatches(ctx, `DELETE FROM counters WHERE (purpose, subject, window_start) IN
+		(SELECT purpose, subject, window_start FROM counters WHERE expires_at <= $1 LIMIT $2 FOR UPDATE SKIP LOCKED)`, now)
 	if err != nil {
-		return ps, wrap("purge trial slots", err)
+		return ps, wrap("purge counters", err)
+	}
+	ps.Sessions, err = s.purgeBatches(ctx, `DELETE FROM sessions WHERE hash IN
+		(SELECT hash FROM sessions WHERE expires_at <= $1 LIMIT $2 FOR UPDATE SKIP LOCKED)`, now)
+	if err != nil {
+		return ps, wrap("purge sessions", err)
 	}
 	ps.TrialAccounts, err = store.InBatches(ctx, func(ctx context.Context) (int64, error) {
 		keys, accounts, err := s.purgeTrials(ctx, now)
@@ -118,8 +127,10 @@ func (s *Store) purgeTrials(ctx context.Context, now time.Time) (keys, accounts 
 		if err != nil || len(ids) == 0 {
 			return err
 		}
-		if _, err := tx.Exec(ctx, `DELETE FROM tokens WHERE account_id = ANY($1)`, ids); err != nil {
-			return err
+		for _, q := range []string{`DELETE FROM tokens WHERE account_id = ANY($1)`, `DELETE FROM sessions WHERE account_id = ANY($1)`, `DELETE FROM plan_requests WHERE account_id = ANY($1)`} {
+			if _, err := tx.Exec(ctx, q, ids); err != nil {
+				return err
+			}
 		}
 		tag, err := tx.Exec(ctx, `DELETE FROM api_keys WHERE account_id = ANY($1)`, ids)
 		if err != nil {

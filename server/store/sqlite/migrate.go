@@ -113,6 +113,46 @@ CREATE INDEX trial_slots_day ON trial_slots (day);
 CREATE INDEX tokens_expires_at ON tokens (expires_at);
 CREATE INDEX tokens_account_id ON tokens (account_id);
 `,
+	// 3: the developer site's account page and caps: keys' last use,
+	// counters of any purpose (trial slots move there), sessions, and
+	// requests for a plan.
+	`
+ALTER TABLE api_keys ADD COLUMN last_used_at INTEGER;
+
+-- Events per purpose, subject (an HMAC of a client or e-mail address) and
+-- window; purged when the window ends.
+CREATE TABLE counters (
+	purpose      TEXT NOT NULL,
+	subject      TEXT NOT NULL,
+	window_start INTEGER NOT NULL,
+	expires_at   INTEGER NOT NULL,
+	count        INTEGER NOT NULL,
+	PRIMARY KEY (purpose, subject, window_start)
+) STRICT, WITHOUT ROWID;
+CREATE INDEX counters_expires_at ON counters (expires_at);
+INSERT INTO counters (purpose, subject, window_start, expires_at, count)
+	SELECT 'trial', addr_hmac, day, day + 86400000000, count FROM trial_slots;
+DROP TABLE trial_slots;
+
+-- Only the hash of a session's cookie is stored.
+CREATE TABLE sessions (
+	hash       TEXT PRIMARY KEY,
+	account_id INTEGER NOT NULL REFERENCES accounts (id),
+	created_at INTEGER NOT NULL,
+	expires_at INTEGER NOT NULL
+) STRICT, WITHOUT ROWID;
+CREATE INDEX sessions_account_id ON sessions (account_id);
+CREATE INDEX sessions_expires_at ON sessions (expires_at);
+
+CREATE TABLE plan_requests (
+	id          INTEGER PRIMARY KEY AUTOINCREMENT,
+	account_id  INTEGER NOT NULL REFERENCES accounts (id),
+	plan        TEXT NOT NULL,
+	monthly_cap INTEGER NOT NULL DEFAULT 0,
+	created_at  INTEGER NOT NULL
+) STRICT;
+CREATE INDEX plan_requests_account_id ON plan_requests (account_id);
+`,
 }
 
 // migrate brings the schema to the newest version. It runs in one

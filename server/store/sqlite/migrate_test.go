@@ -29,6 +29,7 @@ func TestMigrateFromVersion1(t *testing.T) {
 		`INSERT INTO api_keys (id, account_id, prefix, hash, kind, api, name, created_at) VALUES (3, 7, 'ta_live_a', 'h-3', 'live', 'textanalysis', 'laptop', ?1)`,
 		`INSERT INTO api_keys (id, account_id, prefix, hash, kind, api, created_at) VALUES (5, 9, 'ta_trial_b', 'h-5', 'trial', 'textanalysis', ?1)`,
 		`INSERT INTO usage_counts VALUES (7, ?1, 12)`,
+		`INSERT INTO trial_slots VALUES ('addr-hmac', ?1, 3)`,
 	} {
 		_, err := db.Exec(q, created.UnixMicro())
 		require.NoError(t, err, q)
@@ -48,6 +49,10 @@ func TestMigrateFromVersion1(t *testing.T) {
 	used, err := st.Used(ctx, 7, created)
 	require.NoError(t, err)
 	assert.Equal(t, int64(12), used)
+	// Version 3 moved the trial slots into the counters.
+	ok, err := st.TakeSlot(ctx, store.Counter{Purpose: "trial", Subject: "addr-hmac", Window: created, Expires: created.Add(24 * time.Hour)}, 3)
+	require.NoError(t, err)
+	assert.False(t, ok, "the day's three slots are still taken")
 
 	// Foreign keys are on again, and point at the rebuilt tables.
 	_, err = st.CreateKey(ctx, store.Key{AccountID: 1 << 40, Prefix: "x", Hash: "h-x", Kind: "live", API: "textanalysis"})

@@ -38,6 +38,11 @@ func (s *Store) DeleteAccount(ctx context.Context, id int64, at time.Time) (stor
 	if d.Keys, err = execCount(ctx, tx, `DELETE FROM api_keys WHERE account_id = ?`, id); err != nil {
 		return store.Deletion{}, wrap("delete account: keys", err)
 	}
+	for _, q := range []string{`DELETE FROM sessions WHERE account_id = ?`, `DELETE FROM plan_requests WHERE account_id = ?`} {
+		if _, err := tx.ExecContext(ctx, q, id); err != nil {
+			return store.Deletion{}, wrap("delete account", err)
+		}
+	}
 	if err := tx.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM usage_counts WHERE account_id = ?)`, id).Scan(&d.Kept); err != nil {
 		return store.Deletion{}, wrap("delete account: usage", err)
 	}
@@ -74,7 +79,6 @@ func execCount(ctx context.Context, db execer, query string, args ...any) (int64
 func (s *Store) Purge(ctx context.Context, now time.Time) (store.PurgeStats, error) {
 	var ps store.PurgeStats
 	now = now.UTC()
-	today := time.Date(now.Year(), now.Month(), now.Day(), 0, 0, 0, 0, time.UTC)
 	var err error
 	// A token is valid while expires_at > now (see Token); one without an
 	// expiry was never valid.
@@ -83,10 +87,15 @@ func (s *Store) Purge(ctx context.Context, now time.Time) (store.PurgeStats, err
 	if err != nil {
 		return ps, wrap("purge tokens", err)
 	}
-	ps.TrialSlots, err = s.purgeBatches(ctx, `DELETE FROM trial_slots WHERE (addr_hmac, day) IN
-		(SELECT addr_hmac, day FROM trial_slots WHERE day < ? LIMIT ?)`, today.UnixMicro())
+	ps.Counters, err = s.purgeBatches(ctx, `DELETE FROM counters WHERE (purpose, subject, window_start) IN
+		(SELECT purpose, subject, window_start FROM counters WHERE expires_at <= ? LIMIT ?)`, now.UnixMicro())
 	if err != nil {
-		return ps, wrap("purge trial slots", err)
+		return ps, wrap("purge counters", err)
+	}
+	ps.Sessions, err = s.purgeBatches(ctx, `DELETE FROM sessions WHERE hash IN
+		(SELECT hash FROM sessions WHERE expires_at <= ? LIMIT ?)`, now.UnixMicro())
+	if err != nil {
+		return ps, wrap("purge sessions", err)
 	}
 	ps.TrialAccounts, err = store.InBatches(ctx, func(ctx context.Context) (int64, error) {
 		keys, accounts, err := s.purgeTrials(ctx, now)
@@ -144,8 +153,10 @@ func (s *Store) purgeTrials(ctx context.Context, now time.Time) (keys, accounts 
 		return 0, 0, nil
 	}
 	in := "(" + strings.Repeat("?,", len(ids)-1) + "?)"
-	if _, err := tx.ExecContext(ctx, `DELETE FROM tokens WHERE account_id IN `+in, ids...); err != nil {
-		return 0, 0, err
+	for _, q := range []string{`DELETE FROM tokens WHERE account_id IN `, `DELETE FROM sessions WHERE account_id IN `, `DELETE FROM plan_requests WHERE account_id IN `} {
+		if _, err := tx.ExecContext(ctx, q+in, ids...); err != nil {
+			return 0, 0, err
+		}
 	}
 	if keys, err = execCount(ctx, tx, `DELETE FROM api_keys WHERE account_id IN `+in, ids...); err != nil {
 		return 0, 0, err

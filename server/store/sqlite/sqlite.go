@@ -214,15 +214,16 @@ func scanAccount(row scanner, extra ...any) (store.Account, error) {
 	return a, nil
 }
 
-const keyCols = `k.id, k.account_id, k.prefix, k.hash, k.kind, k.api, k.name, k.created_at, k.revoked_at`
+const keyCols = `k.id, k.account_id, k.prefix, k.hash, k.kind, k.api, k.name, k.created_at, k.revoked_at, k.last_used_at`
 
 // keyDest returns the scan destinations of keyCols and a function that
 // finishes k after the scan.
 func keyDest(k *store.Key) ([]any, func()) {
-	var created, revoked sql.NullInt64
-	return []any{&k.ID, &k.AccountID, &k.Prefix, &k.Hash, &k.Kind, &k.API, &k.Name, &created, &revoked}, func() {
+	var created, revoked, used sql.NullInt64
+	return []any{&k.ID, &k.AccountID, &k.Prefix, &k.Hash, &k.Kind, &k.API, &k.Name, &created, &revoked, &used}, func() {
 		k.CreatedAt = fromMicros(created)
 		k.RevokedAt = fromMicros(revoked)
+		k.LastUsedAt = fromMicros(used)
 	}
 }
 
@@ -313,22 +314,33 @@ func (s *Store) ListAccounts(ctx context.Context) ([]store.Account, error) {
 
 // CreateKey implements [store.Store].
 func (s *Store) CreateKey(ctx context.Context, k store.Key) (store.Key, error) {
+	k, err := createKey(ctx, s.w, k)
+	if err != nil {
+		return store.Key{}, wrap("create key", err)
+	}
+	return k, nil
+}
+
+type queryer interface {
+	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
+}
+
+// createKey stores k with q, a connection or a transaction.
+func createKey(ctx context.Context, q queryer, k store.Key) (store.Key, error) {
 	if k.CreatedAt.IsZero() {
 		k.CreatedAt = time.Now()
 	}
 	k.CreatedAt = normTime(k.CreatedAt)
 	k.RevokedAt = normTime(k.RevokedAt)
+	k.LastUsedAt = time.Time{}
 	// No row comes back for an unknown or deleted account: ErrNotFound.
-	err := s.w.QueryRowContext(ctx,
+	err := q.QueryRowContext(ctx,
 		`INSERT INTO api_keys (account_id, prefix, hash, kind, api, name, created_at, revoked_at)
 		SELECT a.id, ?, ?, ?, ?, ?, ?, ? FROM accounts a WHERE a.id = ? AND a.deleted_at IS NULL
 		RETURNING id`,
 		k.Prefix, k.Hash, k.Kind, k.API, k.Name, micros(k.CreatedAt), micros(k.RevokedAt), k.AccountID,
 	).Scan(&k.ID)
-	if err != nil {
-		return store.Key{}, wrap("create key", err)
-	}
-	return k, nil
+	return k, err
 }
 
 const keyByHashSQL = `SELECT ` + accountCols + `, ` + keyCols + `
@@ -470,24 +482,24 @@ func (s *Store) UsageSince(ctx context.Context, since time.Time) ([]store.Usage,
 	return list, nil
 }
 
-// TakeTrialSlot implements [store.Store].
-func (s *Store) TakeTrialSlot(ctx context.Context, addrHMAC string, day time.Time, limit int) (bool, error) {
+// TakeSlot implements [store.Store].
+func (s *Store) TakeSlot(ctx context.Context, c store.Counter, limit int) (bool, error) {
 	if limit <= 0 {
 		return false, nil
 	}
 	var n int64
 	err := s.w.QueryRowContext(ctx,
-		`INSERT INTO trial_slots (addr_hmac, day, count) VALUES (?1, ?2, 1)
-		ON CONFLICT (addr_hmac, day) DO UPDATE SET count = count + 1 WHERE count < ?3
+		`INSERT INTO counters (purpose, subject, window_start, expires_at, count) VALUES (?1, ?2, ?3, ?4, 1)
+		ON CONFLICT (purpose, subject, window_start) DO UPDATE SET count = count + 1 WHERE count < ?5
 		RETURNING count`,
-		addrHMAC, day.UnixMicro(), limit).Scan(&n)
+		c.Purpose, c.Subject, c.Window.UnixMicro(), c.Expires.UnixMicro(), limit).Scan(&n)
 	switch {
 	case err == nil:
 		return true, nil
 	case errors.Is(err, sql.ErrNoRows):
 		return false, nil
 	}
-	return false, wrap("take trial slot", err)
+	return false, wrap("take slot", err)
 }
 
 // CreateToken implements [store.Store].

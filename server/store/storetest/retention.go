@@ -40,12 +40,12 @@ func testPurge(t *testing.T, open Opener) {
 	// Trial slots: an address that used up yesterday's and today's.
 	for _, day := range []time.Time{today.AddDate(0, 0, -1), today} {
 		for range 3 {
-			ok, err := st.TakeTrialSlot(ctx, "addr-full", day, 3)
+			ok, err := takeTrialSlot(ctx, st, "addr-full", day, 3)
 			require.NoError(t, err)
 			require.True(t, ok)
 		}
 	}
-	ok, err := st.TakeTrialSlot(ctx, "addr-old", today.AddDate(0, 0, -40), 3)
+	ok, err := takeTrialSlot(ctx, st, "addr-old", today.AddDate(0, 0, -40), 3)
 	require.NoError(t, err)
 	require.True(t, ok)
 
@@ -92,7 +92,7 @@ func testPurge(t *testing.T, open Opener) {
 
 	got, err := st.Purge(ctx, now.In(time.FixedZone("UTC-11", -11*3600)))
 	require.NoError(t, err)
-	assert.Equal(t, store.PurgeStats{Tokens: 3, TrialSlots: 2, TrialKeys: 3, TrialAccounts: 3}, got)
+	assert.Equal(t, store.PurgeStats{Tokens: 3, Counters: 2, TrialKeys: 3, TrialAccounts: 3}, got)
 	assert.Equal(t, int64(11), got.Total())
 
 	t.Run("tokens", func(t *testing.T) {
@@ -112,10 +112,10 @@ func testPurge(t *testing.T, open Opener) {
 		// Yesterday's count is gone, so the address gets slots for that day
 		// again (no caller asks for a past day; this only shows the row was
 		// deleted). Today's count is kept.
-		ok, err := st.TakeTrialSlot(ctx, "addr-full", today.AddDate(0, 0, -1), 3)
+		ok, err := takeTrialSlot(ctx, st, "addr-full", today.AddDate(0, 0, -1), 3)
 		require.NoError(t, err)
 		assert.True(t, ok, "yesterday's row was deleted")
-		ok, err = st.TakeTrialSlot(ctx, "addr-full", today, 3)
+		ok, err = takeTrialSlot(ctx, st, "addr-full", today, 3)
 		require.NoError(t, err)
 		assert.False(t, ok, "today's row was kept")
 	})
@@ -165,7 +165,7 @@ func testPurge(t *testing.T, open Opener) {
 		// Only the slot of yesterday that the check above took again.
 		got, err := st.Purge(ctx, now)
 		require.NoError(t, err)
-		assert.Equal(t, store.PurgeStats{TrialSlots: 1}, got)
+		assert.Equal(t, store.PurgeStats{Counters: 1}, got)
 		got, err = st.Purge(ctx, now)
 		require.NoError(t, err)
 		assert.Equal(t, store.PurgeStats{}, got)
@@ -177,7 +177,7 @@ func testPurge(t *testing.T, open Opener) {
 		// TrialRetention left; so does today's slot.
 		got, err := st.Purge(ctx, now.Add(24*time.Hour))
 		require.NoError(t, err)
-		assert.Equal(t, store.PurgeStats{Tokens: 2, TrialSlots: 1, TrialKeys: 2, TrialAccounts: 2}, got)
+		assert.Equal(t, store.PurgeStats{Tokens: 2, Counters: 1, TrialKeys: 2, TrialAccounts: 2}, got)
 		_, _, err = st.KeyByHash(ctx, "free-hash")
 		assert.NoError(t, err)
 	})
@@ -197,7 +197,7 @@ func testPurgeBatches(t *testing.T, open Opener) {
 				if err := st.CreateToken(ctx, store.Token{Hash: fmt.Sprintf("tok-%d", i), Purpose: "confirm", ExpiresAt: jan2}); err != nil {
 					errs <- err
 				}
-				if _, err := st.TakeTrialSlot(ctx, fmt.Sprintf("addr-%d", i), oct, 3); err != nil {
+				if _, err := takeTrialSlot(ctx, st, fmt.Sprintf("addr-%d", i), oct, 3); err != nil {
 					errs <- err
 				}
 			}
@@ -212,7 +212,7 @@ func testPurgeBatches(t *testing.T, open Opener) {
 
 	got, err := st.Purge(ctx, oct.AddDate(0, 0, 1))
 	require.NoError(t, err)
-	assert.Equal(t, store.PurgeStats{Tokens: n, TrialSlots: n}, got)
+	assert.Equal(t, store.PurgeStats{Tokens: n, Counters: n}, got)
 	_, err = st.Token(ctx, "tok-live", "confirm", oct)
 	assert.NoError(t, err, "a live token is kept")
 }
@@ -242,7 +242,7 @@ func testPurgeConcurrent(t *testing.T, open Opener) {
 	}
 	sum := store.PurgeStats{
 		Tokens:        results[0].Tokens + results[1].Tokens,
-		TrialSlots:    results[0].TrialSlots + results[1].TrialSlots,
+		Counters:      results[0].Counters + results[1].Counters,
 		TrialKeys:     results[0].TrialKeys + results[1].TrialKeys,
 		TrialAccounts: results[0].TrialAccounts + results[1].TrialAccounts,
 	}

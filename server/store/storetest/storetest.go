@@ -43,8 +43,9 @@ func Run(t *testing.T, newDB NewDB) {
 		{"ConsumeConcurrent", testConsumeConcurrent},
 		{"TwoStoresOneDatabase", testTwoStores},
 		{"UsageSince", testUsageSince},
-		{"TakeTrialSlot", testTakeTrialSlot},
-		{"TakeTrialSlotConcurrent", testTakeTrialSlotConcurrent},
+		{"TakeSlot", testTakeTrialSlot},
+		{"TakeSlotPurposes", testTakeSlotPurposes},
+		{"TakeSlotConcurrent", testTakeTrialSlotConcurrent},
 		{"Tokens", testTokens},
 		{"Secret", testSecret},
 		{"SecretConcurrent", testSecretConcurrent},
@@ -54,6 +55,16 @@ func Run(t *testing.T, newDB NewDB) {
 		{"PurgeBatches", testPurgeBatches},
 		{"PurgeConcurrent", testPurgeConcurrent},
 		{"DeleteAccount", testDeleteAccount},
+		{"KeyLimit", testKeyLimit},
+		{"KeyLimitConcurrent", testKeyLimitConcurrent},
+		{"TouchKey", testTouchKey},
+		{"ConfirmSignUp", testConfirmSignUp},
+		{"ConfirmSignUpConcurrent", testConfirmSignUpConcurrent},
+		{"ConfirmClaim", testConfirmClaim},
+		{"ConfirmClaimConcurrent", testConfirmClaimConcurrent},
+		{"Sessions", testSessions},
+		{"PlanRequests", testPlanRequests},
+		{"PurgeSessions", testPurgeSessions},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -577,7 +588,7 @@ func testTwoStores(t *testing.T, open Opener) {
 	errs := make(chan error, 50)
 	for g := range 50 {
 		wg.Go(func() {
-			ok, err := stores[g%2].TakeTrialSlot(t.Context(), "addr-hmac", nov, 3)
+			ok, err := takeTrialSlot(t.Context(), stores[g%2], "addr-hmac", nov, 3)
 			if err != nil {
 				errs <- err
 			}
@@ -686,7 +697,7 @@ func testTakeTrialSlot(t *testing.T, open Opener) {
 		{"addr-a", day, 4, false},
 	}
 	for i, s := range steps {
-		got, err := st.TakeTrialSlot(t.Context(), s.addr, s.day, s.limit)
+		got, err := takeTrialSlot(t.Context(), st, s.addr, s.day, s.limit)
 		require.NoError(t, err, "step %d", i)
 		assert.Equal(t, s.want, got, "step %d: %+v", i, s)
 	}
@@ -704,7 +715,7 @@ func testTakeTrialSlotConcurrent(t *testing.T, open Opener) {
 		wg.Go(func() {
 			<-start
 			for range calls {
-				ok, err := st.TakeTrialSlot(t.Context(), "addr-hmac", day, 3)
+				ok, err := takeTrialSlot(t.Context(), st, "addr-hmac", day, 3)
 				if err != nil {
 					errs <- err
 				}
@@ -859,7 +870,7 @@ func testReopen(t *testing.T, open Opener) {
 		require.Equal(t, int64(i+1), n)
 	}
 	for range 2 {
-		ok, err := st.TakeTrialSlot(ctx, "addr", nov, 3)
+		ok, err := takeTrialSlot(ctx, st, "addr", nov, 3)
 		require.NoError(t, err)
 		require.True(t, ok)
 	}
@@ -892,10 +903,10 @@ func testReopen(t *testing.T, open Opener) {
 	require.NoError(t, err)
 	assert.True(t, ok)
 	assert.Equal(t, int64(8), n)
-	ok, err = st.TakeTrialSlot(ctx, "addr", nov, 3)
+	ok, err = takeTrialSlot(ctx, st, "addr", nov, 3)
 	require.NoError(t, err)
 	assert.True(t, ok)
-	ok, err = st.TakeTrialSlot(ctx, "addr", nov, 3)
+	ok, err = takeTrialSlot(ctx, st, "addr", nov, 3)
 	require.NoError(t, err)
 	assert.False(t, ok)
 
