@@ -206,7 +206,8 @@ embedded models. Keys, plans and counts live in the store: textanalysis.db (SQLi
 in the working directory unless TEXTANALYSIS_DATABASE_URL names another SQLite file
 or a PostgreSQL database (postgres://...), which many server processes can share.
 E-mail goes over SMTP when TEXTANALYSIS_SMTP_URL is set
-(smtp://user:pass@host:587?from=address), else to the log with keys redacted.
+(smtp://user:pass@host:587?from=address), to files with --mail-dir (development),
+else to the log with keys and link tokens redacted.
 
 Examples:
    textanalysis serve
@@ -220,6 +221,7 @@ Examples:
 			&cli.StringSliceFlag{Name: "trusted-proxy", EnvVars: []string{"TEXTANALYSIS_TRUSTED_PROXIES"}, Usage: "`CIDR` of a reverse proxy whose X-Forwarded-For is believed (repeat or comma-separate)"},
 			&cli.StringFlag{Name: "log-level", Value: "info", EnvVars: []string{"TEXTANALYSIS_LOG_LEVEL"}, Usage: "debug, info, warn or error"},
 			&cli.BoolFlag{Name: "allow-private", EnvVars: []string{"TEXTANALYSIS_ALLOW_PRIVATE"}, Usage: "let URL fetches reach private and loopback addresses (testing only; never in production)"},
+			&cli.StringFlag{Name: "mail-dir", EnvVars: []string{"TEXTANALYSIS_MAIL_DIR"}, Usage: "without SMTP, write the developer site's mails whole as files in `DIR` (development: the log redacts their links)"},
 			&cli.BoolFlag{Name: "no-keys", EnvVars: []string{"TEXTANALYSIS_NO_KEYS"}, Usage: "serve without keys, metering or developer site (local development only)"},
 			&cli.Float64Flag{Name: "rate-scale", Value: 1, EnvVars: []string{"TEXTANALYSIS_RATE_SCALE"}, Usage: "multiply every plan's per-second rate limit by `X` (load tests)"},
 		},
@@ -285,12 +287,17 @@ Examples:
 					return err
 				}
 				cfg.Gate = gate
-				if smtpURL := os.Getenv("TEXTANALYSIS_SMTP_URL"); smtpURL != "" {
+				switch smtpURL, dir := os.Getenv("TEXTANALYSIS_SMTP_URL"), c.String("mail-dir"); {
+				case smtpURL != "" && dir != "":
+					return &usageError{errors.New("serve: set TEXTANALYSIS_SMTP_URL or --mail-dir, not both")}
+				case smtpURL != "":
 					m, err := mail.NewSMTP(smtpURL)
 					if err != nil {
 						return &usageError{err}
 					}
 					cfg.Mail = m
+				case dir != "":
+					cfg.Mail = mail.Dir{Path: dir}
 				}
 			}
 			srv, err := server.New(cfg, an)

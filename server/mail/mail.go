@@ -11,6 +11,8 @@ import (
 	"mime"
 	"net"
 	"net/url"
+	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"time"
@@ -51,13 +53,11 @@ func RedactLinks(s string) string {
 	return tokenPattern.ReplaceAllString(s, "${1}[redacted]")
 }
 
-// Log writes messages to a logger instead of sending them: for development,
-// where no SMTP server is configured. At level Info the body is logged
-// with keys ([Redact]) and link tokens ([RedactLinks]) redacted, so that
-// the log never holds a secret by default. Only when the logger is
-// enabled for Debug is each link also logged whole, at Debug, so that a
-// developer can complete sign-up, sign-in and claim flows from the log;
-// never run a public server at level debug without SMTP.
+// Log writes messages to a logger instead of sending them, for a server
+// with no SMTP configured. The body is logged with keys ([Redact]) and link
+// tokens ([RedactLinks]) redacted, at every level, so that the log never
+// holds a secret: turning on debug logging to diagnose a server must not
+// leak sign-in links. To follow the links in development, use [Dir].
 type Log struct {
 	Logger *slog.Logger // nil discards
 }
@@ -68,16 +68,36 @@ func (l Log) Send(ctx context.Context, m Message) error {
 		return nil
 	}
 	l.Logger.InfoContext(ctx, "mail not sent: no SMTP server configured", "to_domain", domainOf(m.To), "subject", m.Subject, "body", RedactLinks(Redact(m.Body)))
-	if l.Logger.Enabled(ctx, slog.LevelDebug) {
-		for _, link := range linkPattern.FindAllString(m.Body, -1) {
-			l.Logger.DebugContext(ctx, "mail link (development only)", "subject", m.Subject, "link", link)
-		}
-	}
 	return nil
 }
 
-// linkPattern matches a link with a token.
-var linkPattern = regexp.MustCompile(`https?://\S*[?&]token=\S+`)
+// Dir delivers each message as a file in a directory, whole, for
+// development and tests: a developer opens the newest file to follow a
+// confirmation or sign-in link. The files hold secrets (links, and the
+// address they went to), so they are created readable by the owner only.
+type Dir struct {
+	Path string
+}
+
+// Send writes m to a new file named after the time and a random suffix,
+// in RFC 5322 form, so that a mail client can open it.
+func (d Dir) Send(ctx context.Context, m Message) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	if err := os.MkdirAll(d.Path, 0o700); err != nil {
+		return fmt.Errorf("mail: %w", err)
+	}
+	var suffix [4]byte
+	_, _ = rand.Read(suffix[:])
+	name := fmt.Sprintf("%s-%s.eml", time.Now().UTC().Format("20060102T150405.000000000Z"), hex.EncodeToString(suffix[:]))
+	msg := fmt.Sprintf("To: %s\r\nSubject: %s\r\nDate: %s\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n%s",
+		m.To, mime.QEncoding.Encode("utf-8", m.Subject), time.Now().UTC().Format(time.RFC1123Z), m.Body)
+	if err := os.WriteFile(filepath.Join(d.Path, name), []byte(msg), 0o600); err != nil {
+		return fmt.Errorf("mail: %w", err)
+	}
+	return nil
+}
 
 func domainOf(addr string) string {
 	if i := strings.LastIndexByte(addr, '@'); i >= 0 {
