@@ -193,7 +193,7 @@ func isValidation(err error) bool {
 		urlErr  *extract.URLError
 	)
 	return errors.As(err, &unknown) || errors.As(err, &tooLong) || errors.As(err, &spanErr) ||
-		errors.As(err, &urlErr) || errors.Is(err, textanalysis.ErrNoText)
+		errors.As(err, &urlErr) || errors.Is(err, textanalysis.ErrNoText) || errors.Is(err, display.ErrOutputTooLarge)
 }
 
 func serveCommand() *cli.Command {
