@@ -85,12 +85,17 @@ func (l *workLimiter) acquire(ctx context.Context, weight int64) (int64, bool) {
 // page weighs the fetch cap. A POST body is read before the weight is
 // taken, so that a slow client holds none while it sends; only a request
 // that presents a known key has its body read this early, as it would be
-// just after, so that strangers without a key cost no more than before.
+// just after, so that strangers without a key cost no more than before;
+// a request without a key is refused (401) without taking any weight.
 func (s *Server) limited(op operation, next http.Handler) http.Handler {
 	if s.work == nil {
 		return next
 	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if s.cfg.Gate != nil && presentedKey(r) == "" {
+			next.ServeHTTP(w, r) // a 401 costs no work
+			return
+		}
 		var size int
 		if op.Method == http.MethodPost {
 			if !s.knownKey(r) {
