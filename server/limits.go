@@ -22,7 +22,7 @@ import (
 const (
 	// DefaultMaxWork is the total weight in flight when Config.MaxWork is
 	// zero: 2,000,000, twenty texts of the largest size at once, or one page
-	// fetch with room for six such texts. At the measured cost that is at
+	// fetch with room for five such texts. At the measured cost that is at
 	// most about 160 MB of working heap on top of the models, whatever the
 	// number of cores: the memory is what must stay bounded, and more
 	// analyses at once than cores only share the CPU.
