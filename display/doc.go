@@ -13,7 +13,10 @@
 // parameter (a JSON array or the compact "start:end:LABEL,..." form).
 //
 // Rendering costs time linear in the text and the spans (times the overlap
-// depth in the span format). All functions are safe for concurrent use.
+// depth in the span format). [Render] streams its output to the writer and
+// refuses, before writing, a fragment larger than Options.MaxOutputBytes
+// (16 MiB by default), so that a few long overlapping spans cannot turn a
+// small input into a huge answer. All functions are safe for concurrent use.
 //
 //	spans, err := display.ParseSpans("0:3:PERSON,13:19:GPE")
 //	if err != nil {

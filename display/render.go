@@ -162,39 +162,95 @@ func prepare(text string, spans []Span, opts Options) (*plan, error) {
 // inverted, with an empty label, overlapping another in FormatEnt or
 // stacked deeper than Options.MaxOverlap in FormatSpan is a *SpanError whose
 // Index is the span's position in spans; an unknown format wraps
-// [ErrUnknownFormat]; a bad colour in Options.Colors is an error too. On
-// those errors nothing is written. Otherwise the fragment is written with
-// one call to w.Write, whose error Render returns.
+// [ErrUnknownFormat]; a bad colour in Options.Colors is an error too; a
+// fragment larger than Options.MaxOutputBytes is an *OutputTooLargeError
+// (matching [ErrOutputTooLarge]), found by measuring the drawing first. On
+// those errors nothing is written. Otherwise the fragment is streamed to w
+// in writes of at most a few tens of kilobytes, so that Render holds no
+// copy of it; Render returns the first write error.
 func Render(w io.Writer, text string, spans []Span, opts Options) error {
 	p, err := prepare(text, spans, opts)
 	if err != nil {
 		return err
 	}
-	var buf []byte
-	if p.format == FormatSpan {
-		buf = p.appendSpans(make([]byte, 0, 4*len(text)+len(spans)*600+128))
-	} else {
-		buf = p.appendEnts(make([]byte, 0, len(text)+len(spans)*400+128))
+	limit := opts.MaxOutputBytes
+	if limit == 0 {
+		limit = DefaultMaxOutputBytes
 	}
-	_, err = w.Write(buf)
-	return err
+	if limit > 0 {
+		// A dry run costs as much time as drawing but no memory, and it
+		// stops as soon as the limit is passed.
+		size := &sink{limit: limit}
+		if p.draw(size); size.err != nil {
+			return &OutputTooLargeError{Max: limit}
+		}
+	}
+	out := &sink{w: w}
+	p.draw(out)
+	return out.err
 }
 
-func (p *plan) appendEnts(b []byte) []byte {
+// chunkBytes is the size at which drawing hands its output to the writer.
+const chunkBytes = 32 << 10
+
+// A sink receives the drawing in chunks: it writes them to w, or, with a
+// nil w, only counts them and fails once they pass limit.
+type sink struct {
+	w     io.Writer
+	limit int // with a nil w: the most bytes allowed
+	n     int // bytes handed over so far
+	err   error
+	buf   []byte
+}
+
+// flush hands b over when it is full enough (or at the end) and returns
+// the buffer to go on appending to. After an error it keeps returning b
+// emptied, so the drawing finishes quickly without output.
+func (s *sink) flush(b []byte, final bool) []byte {
+	if len(b) < chunkBytes && !final {
+		return b
+	}
+	if s.err == nil {
+		s.n += len(b)
+		switch {
+		case s.w != nil:
+			_, s.err = s.w.Write(b)
+		case s.n > s.limit:
+			s.err = ErrOutputTooLarge
+		}
+	}
+	return b[:0]
+}
+
+// draw renders the plan into s.
+func (p *plan) draw(s *sink) {
+	b := make([]byte, 0, chunkBytes+4096)
+	if p.format == FormatSpan {
+		b = p.appendSpans(b, s)
+	} else {
+		b = p.appendEnts(b, s)
+	}
+	s.flush(b, true)
+}
+
+func (p *plan) appendEnts(b []byte, s *sink) []byte {
 	b = append(b, `<div class="entities" style="line-height: 2.5; direction: ltr">`...)
 	pos := 0
 	for _, sp := range p.spans {
-		b = p.appendText(b, pos, sp.Start)
+		if b = s.flush(b, false); s.err != nil {
+			return b
+		}
+		b = p.appendText(b, pos, sp.Start, s)
 		b = append(b, `<mark class="entity" style="background: `...)
 		b = append(b, sp.color...)
 		b = append(b, `; padding: 0.45em 0.6em; margin: 0 0.25em; line-height: 1; border-radius: 0.35em;">`...)
-		b = p.appendText(b, sp.Start, sp.End)
+		b = p.appendText(b, sp.Start, sp.End, s)
 		b = append(b, `<span class="entity-label" style="font-size: 0.8em; font-weight: bold; line-height: 1; border-radius: 0.35em; vertical-align: middle; margin-left: 0.5rem">`...)
 		b = appendLabel(b, sp.Label)
 		b = append(b, `</span></mark>`...)
 		pos = sp.End
 	}
-	b = p.appendText(b, pos, len(p.text))
+	b = p.appendText(b, pos, len(p.text), s)
 	return append(b, `</div>`...)
 }
 
@@ -204,7 +260,7 @@ func (p *plan) appendEnts(b []byte) []byte {
 // token's text, one underline per covering span and the label of each span
 // that starts there. Space between tokens stays plain text, so underlines
 // break between words as in displaCy.
-func (p *plan) appendSpans(b []byte) []byte {
+func (p *plan) appendSpans(b []byte, s *sink) []byte {
 	b = append(b, `<div class="spans" style="line-height: 2.5; direction: ltr">`...)
 	text, sps := p.text, p.spans
 	// ink[i] counts non-space code points in text[:i]; a span with no ink
@@ -220,6 +276,9 @@ func (p *plan) appendSpans(b []byte) []byte {
 	var active, cover []int
 	next := 0
 	for pos := 0; pos < len(text); {
+		if b = s.flush(b, false); s.err != nil {
+			return b
+		}
 		for next < len(sps) && sps[next].Start == pos {
 			active = append(active, next)
 			next++
@@ -246,7 +305,7 @@ func (p *plan) appendSpans(b []byte) []byte {
 			}
 		}
 		if !token {
-			b = p.appendText(b, pos, q)
+			b = p.appendText(b, pos, q, s)
 			pos = q
 			continue
 		}
@@ -256,7 +315,7 @@ func (p *plan) appendSpans(b []byte) []byte {
 		b = append(b, `<span style="font-weight: bold; display: inline-block; position: relative; height: `...)
 		b = strconv.AppendInt(b, int64(height), 10)
 		b = append(b, `px;">`...)
-		b = p.appendText(b, pos, q)
+		b = p.appendText(b, pos, q, s)
 		for _, k := range cover {
 			b = append(b, `<span style="background: `...)
 			b = append(b, sps[k].color...)
@@ -286,11 +345,14 @@ func (p *plan) appendSpans(b []byte) []byte {
 	return append(b, `</div>`...)
 }
 
-// appendText appends p.text[from:to] escaped, with line breaks as <br>.
-// It looks at the code point before from so that a \r\n cut by a span
-// boundary still makes one break.
-func (p *plan) appendText(b []byte, from, to int) []byte {
+// appendText appends p.text[from:to] escaped, with line breaks as <br>,
+// handing full chunks to s on the way. It looks at the code point before
+// from so that a \r\n cut by a span boundary still makes one break.
+func (p *plan) appendText(b []byte, from, to int, s *sink) []byte {
 	for i := from; i < to; i++ {
+		if len(b) >= chunkBytes {
+			b = s.flush(b, false)
+		}
 		r := p.text[i]
 		switch r {
 		case '\r':

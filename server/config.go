@@ -45,8 +45,30 @@ type Config struct {
 	// with keys redacted.
 	Mail mail.Sender
 	// TrustedProxies are the peers whose X-Forwarded-For is believed when
-	// counting trial keys and mails per client address; nil trusts none.
+	// counting trial keys and mails per client address; nil trusts none. Connections
+	// from them are not counted against MaxConnsPerAddr: behind a reverse
+	// proxy every connection comes from the proxy.
 	TrustedProxies []netip.Prefix
+	// MaxConns caps the open connections of Serve, idle keep-alive ones
+	// included; 0 means DefaultMaxConns, negative means no cap. A
+	// connection past it is closed as soon as it is accepted.
+	MaxConns int
+	// MaxConnsPerAddr caps the open connections from one client address
+	// (IPv4 address, or IPv6 /64) in Serve; 0 means DefaultMaxConnsPerAddr,
+	// negative means no cap. Addresses in TrustedProxies are exempt. A
+	// connection past it is closed as soon as it is accepted.
+	MaxConnsPerAddr int
+	// MaxWork caps the weight of the analysis work in flight in this
+	// process; 0 means DefaultMaxWork, negative means no cap. A request
+	// weighs 2,000 plus the bytes of its query or body, at most the longest
+	// text accepted (100,000 by default); one that fetches a page weighs a
+	// quarter of the fetch cap more (1.4 million by default). Past the cap a
+	// request waits up to MaxWorkWait, then gets 503 with Retry-After,
+	// without being counted against its key's allowance.
+	MaxWork int64
+	// MaxWorkWait is how long a request may wait for room under MaxWork; 0
+	// means DefaultMaxWorkWait (1 s), negative means not at all.
+	MaxWorkWait time.Duration
 	// OperatorEmail receives the developer site's requests for Pay as you
 	// go or a higher cap; "" writes them to Logger (account and request
 	// IDs only).
@@ -59,6 +81,8 @@ const (
 	DefaultMaxBodyBytes    = 1 << 20
 	DefaultRequestTimeout  = 30 * time.Second
 	DefaultShutdownTimeout = 15 * time.Second
+	DefaultMaxConns        = 1024
+	DefaultMaxConnsPerAddr = 64
 )
 
 // Validate reports a configuration that cannot work.
@@ -102,6 +126,18 @@ func (c Config) withDefaults() Config {
 	}
 	if c.ShutdownTimeout == 0 {
 		c.ShutdownTimeout = DefaultShutdownTimeout
+	}
+	if c.MaxConns == 0 {
+		c.MaxConns = DefaultMaxConns
+	}
+	if c.MaxConnsPerAddr == 0 {
+		c.MaxConnsPerAddr = DefaultMaxConnsPerAddr
+	}
+	if c.MaxWork == 0 {
+		c.MaxWork = DefaultMaxWork
+	}
+	if c.MaxWorkWait == 0 {
+		c.MaxWorkWait = DefaultMaxWorkWait
 	}
 	if c.Logger == nil {
 		c.Logger = slog.New(slog.DiscardHandler)

@@ -79,6 +79,8 @@ func (s *Server) index(base string) docsIndex {
 			"max_question_chars": limits.MaxQuestionRunes,
 			"max_url_chars":      limits.MaxURLRunes,
 			"max_spans":          limits.MaxSpans,
+			"max_display_bytes":  limits.MaxDisplayBytes,
+			"max_header_bytes":   MaxHeaderBytes,
 			"request_timeout_s":  s.cfg.RequestTimeout.Seconds(),
 		},
 	}

@@ -35,6 +35,7 @@ func errorResponse(err error, source string, in *input) (int, any) {
 		urlErr   *extract.URLError
 		fetchErr *extract.FetchError
 		bodyErr  *errBodyTooLarge
+		outErr   *display.OutputTooLargeError
 	)
 	echo := func(name string) any {
 		if in == nil {
@@ -69,6 +70,21 @@ func errorResponse(err error, source string, in *input) (int, any) {
 		return http.StatusUnprocessableEntity, valueError(source, "question", echo("question"), "the question has no words to look for")
 	case errors.Is(err, textanalysis.ErrNoText):
 		return http.StatusUnprocessableEntity, missing(in, "text")
+	case errors.As(err, &outErr):
+		// The input as a whole is at fault (text, spans and format
+		// together), as with a model validator: loc is the source alone.
+		var whole any
+		if in != nil && in.source == "body" {
+			whole = in.whole
+		} else if in != nil {
+			whole = in.values
+		}
+		return http.StatusUnprocessableEntity, &validationError{Detail: []errorDetail{{
+			Type: "value_error", Loc: []any{source},
+			Msg: fmt.Sprintf("Value error, the HTML would be larger than %d bytes, the most this API answers; "+
+				"draw fewer or shorter overlapping spans, or a shorter text", outErr.Max),
+			Input: whole, Ctx: map[string]any{"error": map[string]any{}},
+		}}}
 	case errors.As(err, &spanErr):
 		return http.StatusUnprocessableEntity, valueError(source, "spans", echo("spans"), spanErr.Error())
 	case errors.As(err, &urlErr):

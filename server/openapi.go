@@ -151,7 +151,7 @@ func (s *Server) openAPIOperation(op operation, limits textanalysis.Limits) obj 
 		"422": obj{"description": "Validation Error", "headers": responseHeaders(false), "content": jsonOf("HTTPValidationError")},
 		"429": obj{"description": "The allowance or the rate limit is used up; the body says whether to wait, upgrade or claim the key.", "headers": responseHeaders(true), "content": jsonOf("Error")},
 		"500": obj{"description": "Internal error; the body carries the request id.", "headers": responseHeaders(false), "content": jsonOf("Error")},
-		"503": obj{"description": "Keys cannot be checked right now (the store does not answer); try again shortly.", "headers": responseHeaders(true), "content": jsonOf("Error")},
+		"503": obj{"description": "The server is busy with other requests (`error`: `overloaded`), or keys cannot be checked right now (`unavailable`); not counted; try again after `Retry-After`.", "headers": responseHeaders(true), "content": jsonOf("Error")},
 		"504": obj{"description": "The request took longer than the server allows.", "headers": responseHeaders(false), "content": jsonOf("Error")},
 	}
 	if op.Method == http.MethodPost {

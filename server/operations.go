@@ -1,8 +1,8 @@
 package server
 
 import (
-	"bytes"
 	"context"
+	"io"
 	"net/http"
 
 	"github.com/textanalysis/go-textanalysis/display"
@@ -182,8 +182,45 @@ func (s *Server) analyzeNER(ctx context.Context, in *input) (any, error) {
 	return s.an.Entities(ctx, in.values["text"], in.values["model"])
 }
 
-// htmlBody is a 200 answered as text/html.
-type htmlBody string
+// htmlBody is a 200 answered as text/html, drawn straight into the
+// response so that the server holds no copy of it. It writes nothing when
+// it fails, so that its error can still be answered.
+type htmlBody func(w io.Writer) error
+
+// writeHTML answers with h: a 200 as soon as h writes, or h's error if it
+// fails before writing.
+func (s *Server) writeHTML(w http.ResponseWriter, r *http.Request, h htmlBody, source string, in *input) {
+	hw := &htmlWriter{w: w}
+	err := h(hw)
+	switch {
+	case err != nil && !hw.started:
+		s.writeError(w, r, err, source, in)
+	case err != nil:
+		// The status line is gone: all that is left is to stop.
+		s.log.Debug("html answer cut short", "request_id", requestIDFrom(r.Context()), "err", err)
+	case !hw.started:
+		hw.start()
+	}
+}
+
+// htmlWriter sends the 200 status line before the first byte of HTML.
+type htmlWriter struct {
+	w       http.ResponseWriter
+	started bool
+}
+
+func (h *htmlWriter) start() {
+	h.started = true
+	h.w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	h.w.WriteHeader(http.StatusOK)
+}
+
+func (h *htmlWriter) Write(p []byte) (int, error) {
+	if !h.started {
+		h.start()
+	}
+	return h.w.Write(p)
+}
 
 func (s *Server) displayNER(ctx context.Context, in *input) (any, error) {
 	text, hasText := in.values["text"]
@@ -201,11 +238,7 @@ func (s *Server) displayNER(ctx context.Context, in *input) (any, error) {
 		}
 		req.Spans = spans
 	}
-	var buf bytes.Buffer
-	if err := s.an.Display(ctx, req, &buf); err != nil {
-		return nil, err
-	}
-	return htmlBody(buf.String()), nil
+	return htmlBody(func(w io.Writer) error { return s.an.Display(ctx, req, w) }), nil
 }
 
 func (s *Server) analyzeSentiment(ctx context.Context, in *input) (any, error) {

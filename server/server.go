@@ -38,11 +38,16 @@ type Server struct {
 	mcp        http.Handler
 	api        http.Handler // the mux without the outer middleware: MCP tool calls run through it
 	metrics    *metrics
+	work       *workLimiter // nil: no cap on concurrent work
 }
 
-// MaxHeaderBytes caps a request's URL and headers together. It is large
-// because the GET forms carry whole texts in the query.
-const MaxHeaderBytes = 3 << 19 // 1.5 MiB
+// MaxHeaderBytes caps a request's URL and headers together: 64 KiB (Go's
+// server allows 4 KiB more), answered 431 above it. A GET carries its text
+// in the URL, so GET texts are limited to about 60,000 characters of
+// English percent-encoded, or 7,000 of Chinese or Japanese; longer texts go
+// by POST. Each connection holds at most this much while its headers
+// arrive, which bounds the memory of many slow clients.
+const MaxHeaderBytes = 64 << 10
 
 // New builds a Server over an Analyzer.
 func New(cfg Config, an *textanalysis.Analyzer) (*Server, error) {
@@ -54,6 +59,7 @@ func New(cfg Config, an *textanalysis.Analyzer) (*Server, error) {
 	}
 	s := &Server{cfg: cfg.withDefaults(), an: an, now: time.Now, metrics: newMetrics()}
 	s.log = s.cfg.Logger
+	s.work = newWorkLimiter(s.cfg.MaxWork, s.cfg.MaxWorkWait)
 	doc, err := json.Marshal(s.openAPI())
 	if err != nil {
 		return nil, fmt.Errorf("server: build openapi: %w", err)
@@ -148,12 +154,12 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 		ReadTimeout:       30 * time.Second,
 		WriteTimeout:      s.cfg.RequestTimeout + 10*time.Second,
 		IdleTimeout:       120 * time.Second,
-		// A GET carries its text in the URL: 100,000 code points
-		// percent-encoded take up to 1.2 MB, so that much must fit.
+		// Texts longer than the URL allows go by POST.
 		MaxHeaderBytes: MaxHeaderBytes,
 		ErrorLog:       slog.NewLogLogger(s.log.Handler(), slog.LevelWarn),
 	}
 	errc := make(chan error, 1)
+	ln = limitConns(ln, s.cfg.MaxConns, s.cfg.MaxConnsPerAddr, s.cfg.TrustedProxies)
 	go func() { errc <- hs.Serve(ln) }()
 	s.log.Info("serving", "addr", ln.Addr().String())
 	select {
@@ -185,7 +191,7 @@ func (s *Server) routes() http.Handler {
 	for _, p := range paths {
 		handlers := map[string]http.Handler{}
 		for method, op := range byPath[p] {
-			handlers[method] = s.metered(s.operationHandler(op))
+			handlers[method] = s.limited(op, s.metered(s.operationHandler(op)))
 		}
 		mux.Handle(p, s.methods(handlers))
 	}
@@ -271,9 +277,7 @@ func (s *Server) operationHandler(op operation) http.Handler {
 			return
 		}
 		if h, ok := body.(htmlBody); ok {
-			w.Header().Set("Content-Type", "text/html; charset=utf-8")
-			w.WriteHeader(http.StatusOK)
-			_, _ = w.Write([]byte(h))
+			s.writeHTML(w, r, h, source, in)
 			return
 		}
 		writeJSON(w, http.StatusOK, body)

@@ -120,6 +120,14 @@ func New(opts Options) (*Analyzer, error) {
 // Limits returns the limits in force, defaults filled in.
 func (a *Analyzer) Limits() Limits { return a.limits }
 
+// MaxPageBytes returns the cap on a fetched page, in bytes.
+func (a *Analyzer) MaxPageBytes() int64 {
+	if a.fetch.MaxBytes <= 0 {
+		return extract.DefaultMaxBytes
+	}
+	return a.fetch.MaxBytes
+}
+
 // DefaultNERModel returns the name of the entity model used when none is given.
 func (a *Analyzer) DefaultNERModel() string { return a.nerModel }
 
@@ -254,7 +262,9 @@ type DisplayRequest struct {
 }
 
 // Display renders entities (or the given spans) of a text as an HTML
-// fragment.
+// fragment, streamed to w. A drawing larger than Limits.MaxDisplayBytes is
+// a *display.OutputTooLargeError (errors.Is display.ErrOutputTooLarge),
+// returned before anything is written, as every error but w's own is.
 func (a *Analyzer) Display(ctx context.Context, req DisplayRequest, w io.Writer) error {
 	if err := checkLen("text", req.Text, a.limits.MaxTextRunes); err != nil {
 		return err
@@ -284,7 +294,7 @@ func (a *Analyzer) Display(ctx context.Context, req DisplayRequest, w io.Writer)
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	return display.Render(w, req.Text, spans, display.Options{Format: format})
+	return display.Render(w, req.Text, spans, display.Options{Format: format, MaxOutputBytes: a.limits.MaxDisplayBytes})
 }
 
 // Sentiment scores text, and each of its sentences, with the named model

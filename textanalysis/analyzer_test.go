@@ -111,6 +111,38 @@ func TestDisplay(t *testing.T) {
 	assert.ErrorAs(t, err, &spanErr)
 }
 
+func TestDisplayOutputLimit(t *testing.T) {
+	ctx := context.Background()
+	// Ten spans over 100,000 code points of one-letter words: 65 MB drawn.
+	text := strings.Repeat("a ", DefaultMaxTextRunes/2)
+	spans := make([]display.Span, 10)
+	for i := range spans {
+		spans[i] = display.Span{Start: 0, End: len(text), Label: "PERSON"}
+	}
+	small, err := New(Options{Lazy: true, Limits: Limits{MaxDisplayBytes: 1000}})
+	require.NoError(t, err)
+	tests := []struct {
+		name string
+		an   *Analyzer
+		req  DisplayRequest
+		max  int
+	}{
+		{"default limit", testAnalyzer(t), DisplayRequest{Text: text, Spans: spans}, DefaultMaxDisplayBytes},
+		{"configured limit", small, DisplayRequest{Text: strings.Repeat("Ada ", 100), Spans: []display.Span{{Start: 0, End: 400, Label: "PERSON"}}}, 1000},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var b strings.Builder
+			err := tt.an.Display(ctx, tt.req, &b)
+			require.ErrorIs(t, err, display.ErrOutputTooLarge)
+			var tooLarge *display.OutputTooLargeError
+			require.ErrorAs(t, err, &tooLarge)
+			assert.Equal(t, tt.max, tooLarge.Max)
+			assert.Zero(t, b.Len())
+		})
+	}
+}
+
 func TestAnswerURL(t *testing.T) {
 	page := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")

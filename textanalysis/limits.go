@@ -1,6 +1,10 @@
 package textanalysis
 
-import "time"
+import (
+	"time"
+
+	"github.com/textanalysis/go-textanalysis/display"
+)
 
 // The limits every front end (server, CLI, MCP) applies, documented in the
 // README. Options can change each of them.
@@ -13,6 +17,9 @@ const (
 	DefaultMaxURLRunes = 2_048
 	// DefaultMaxSpans caps the spans a caller may give to Display.
 	DefaultMaxSpans = 10_000
+	// DefaultMaxDisplayBytes caps the HTML that Display writes (16 MiB):
+	// see display.DefaultMaxOutputBytes for what fits in it.
+	DefaultMaxDisplayBytes = display.DefaultMaxOutputBytes
 	// DefaultMaxPageBytes caps a fetched page.
 	DefaultMaxPageBytes = 5 << 20
 	// DefaultFetchTimeout caps a whole fetch, redirects included.
@@ -25,6 +32,9 @@ type Limits struct {
 	MaxQuestionRunes int // 0 means DefaultMaxQuestionRunes
 	MaxURLRunes      int // 0 means DefaultMaxURLRunes
 	MaxSpans         int // 0 means DefaultMaxSpans
+	// MaxDisplayBytes caps the HTML Display writes; a larger drawing is a
+	// *display.OutputTooLargeError. 0 means DefaultMaxDisplayBytes.
+	MaxDisplayBytes int
 }
 
 func (l Limits) withDefaults() Limits {
@@ -39,6 +49,9 @@ func (l Limits) withDefaults() Limits {
 	}
 	if l.MaxSpans <= 0 {
 		l.MaxSpans = DefaultMaxSpans
+	}
+	if l.MaxDisplayBytes <= 0 {
+		l.MaxDisplayBytes = DefaultMaxDisplayBytes
 	}
 	return l
 }

@@ -193,7 +193,7 @@ func isValidation(err error) bool {
 		urlErr  *extract.URLError
 	)
 	return errors.As(err, &unknown) || errors.As(err, &tooLong) || errors.As(err, &spanErr) ||
-		errors.As(err, &urlErr) || errors.Is(err, textanalysis.ErrNoText)
+		errors.As(err, &urlErr) || errors.Is(err, textanalysis.ErrNoText) || errors.Is(err, display.ErrOutputTooLarge)
 }
 
 func serveCommand() *cli.Command {
@@ -224,6 +224,9 @@ Examples:
 			&cli.StringFlag{Name: "mail-dir", EnvVars: []string{"TEXTANALYSIS_MAIL_DIR"}, Usage: "without SMTP, write the developer site's mails whole as files in `DIR` (development: the log redacts their links)"},
 			&cli.BoolFlag{Name: "no-keys", EnvVars: []string{"TEXTANALYSIS_NO_KEYS"}, Usage: "serve without keys, metering or developer site (local development only)"},
 			&cli.Float64Flag{Name: "rate-scale", Value: 1, EnvVars: []string{"TEXTANALYSIS_RATE_SCALE"}, Usage: "multiply every plan's per-second rate limit by `X` (load tests)"},
+			&cli.IntFlag{Name: "max-conns", Value: server.DefaultMaxConns, EnvVars: []string{"TEXTANALYSIS_MAX_CONNS"}, Usage: "most open connections, `N` (negative: no cap); more are closed at once"},
+			&cli.IntFlag{Name: "max-conns-per-addr", Value: server.DefaultMaxConnsPerAddr, EnvVars: []string{"TEXTANALYSIS_MAX_CONNS_PER_ADDR"}, Usage: "most open connections from one client address (IPv6: one /64), `N` (negative: no cap); trusted proxies are exempt"},
+			&cli.Int64Flag{Name: "max-work", Value: server.DefaultMaxWork, EnvVars: []string{"TEXTANALYSIS_MAX_WORK"}, Usage: "weight of analysis work in flight, `N` code points (negative: no cap); past it 503 with Retry-After"},
 		},
 		Action: func(c *cli.Context) error {
 			var level slog.Level
@@ -232,6 +235,7 @@ Examples:
 			}
 			logger := slog.New(slog.NewJSONHandler(c.App.ErrWriter, &slog.HandlerOptions{Level: level}))
 			cfg := server.Config{Addr: c.String("addr"), BaseURL: c.String("base-url"), DeveloperURL: c.String("developer-url"), OperatorEmail: c.String("operator-email"), Logger: logger}
+			cfg.MaxConns, cfg.MaxConnsPerAddr, cfg.MaxWork = c.Int("max-conns"), c.Int("max-conns-per-addr"), c.Int64("max-work")
 			for _, v := range c.StringSlice("trusted-proxy") {
 				for _, part := range strings.Split(v, ",") {
 					part = strings.TrimSpace(part)

@@ -236,6 +236,8 @@ func TestExitCodes(t *testing.T) {
 		{"unknown model", "text", []string{"ner", "--model", "nope"}, exitUsage},
 		{"qa without question", "context", []string{"qa"}, exitUsage},
 		{"bad spans", "abc", []string{"display", "--spans", "0:9:X"}, exitUsage},
+		{"display too large", strings.Repeat("a ", 50_000), []string{"display", "--format", "span", "--spans",
+			strings.TrimSuffix(strings.Repeat("0:100000:X,", 10), ",")}, exitUsage},
 		{"missing input file", "", []string{"ner", "--input", "/nonexistent/file.jsonl"}, exitUsage},
 		{"help", "", []string{"--help"}, exitOK},
 	}

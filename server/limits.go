@@ -1,0 +1,187 @@
+package server
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"time"
+
+	"golang.org/x/sync/semaphore"
+
+	"github.com/textanalysis/go-textanalysis/server/access"
+)
+
+// Concurrent work. Every analysis request holds a weight of a per-process
+// semaphore while it runs, so that however many requests arrive at once,
+// the memory their work takes stays bounded (DESIGN.md §8). The unit of
+// weight is one code point of text to analyse; the measured peak heap of
+// the analyses is 30–80 bytes per code point (NER, sentiment, QA and
+// display of 100,000 code points take 3–8 MB).
+const (
+	// DefaultMaxWork is the total weight in flight when Config.MaxWork is
+	// zero: 2,000,000, twenty texts of the largest size at once, or one page
+	// fetch with room for five such texts. At the measured cost that is at
+	// most about 160 MB of working heap on top of the models, whatever the
+	// number of cores: the memory is what must stay bounded, and more
+	// analyses at once than cores only share the CPU.
+	DefaultMaxWork = 2_000_000
+	// DefaultMaxWorkWait is how long a request waits for its weight when
+	// Config.MaxWorkWait is zero, before it is refused with 503.
+	DefaultMaxWorkWait = time.Second
+	// workBase is the weight of any request, whatever its input: decoding,
+	// the answer, the request's own buffers.
+	workBase = 2_000
+	// pageWorkPerByte divides the fetch cap into the weight of a fetch:
+	// extracting a page takes about 22 bytes of heap per byte of HTML (a
+	// 5 MiB page: 117 MB), a quarter of what analysing a code point of text
+	// takes at most, rounded to be safe.
+	pageWorkPerByte = 4
+)
+
+// workLimiter bounds the weight of the work in flight.
+type workLimiter struct {
+	sem   *semaphore.Weighted
+	total int64
+	wait  time.Duration
+}
+
+// newWorkLimiter returns nil (no limit) for a negative total.
+func newWorkLimiter(total int64, wait time.Duration) *workLimiter {
+	if total < 0 {
+		return nil
+	}
+	return &workLimiter{sem: semaphore.NewWeighted(total), total: total, wait: max(wait, 0)}
+}
+
+// acquire takes weight (at most the total, so that the heaviest request
+// can still run alone), waiting at most l.wait. It returns the weight to
+// release, or false when the server is too busy.
+func (l *workLimiter) acquire(ctx context.Context, weight int64) (int64, bool) {
+	weight = min(weight, l.total)
+	if l.sem.TryAcquire(weight) {
+		return weight, true
+	}
+	if l.wait <= 0 {
+		return 0, false
+	}
+	ctx, cancel := context.WithTimeout(ctx, l.wait)
+	defer cancel()
+	if err := l.sem.Acquire(ctx, weight); err != nil {
+		return 0, false
+	}
+	return weight, true
+}
+
+// limited holds an operation's weight around the key check, the count and
+// the work, so that a request refused for want of capacity is not
+// counted: it answers 503 with Retry-After before metering.
+//
+// The weight comes from the request as it arrives, before decoding: the
+// bytes of the query or body, which are at least as many as the code
+// points of the text they carry, capped at the longest text accepted
+// (a longer one is a cheap 422), plus workBase; a request that may fetch a
+// page weighs the fetch cap. A POST body is read before the weight is
+// taken, so that a slow client holds none while it sends; only a request
+// that presents a known key has its body read this early, as it would be
+// just after, so that strangers without a key cost no more than before;
+// a request without a key is refused (401) without taking any weight.
+func (s *Server) limited(op operation, next http.Handler) http.Handler {
+	if s.work == nil {
+		return next
+	}
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if s.cfg.Gate != nil && presentedKey(r) == "" {
+			next.ServeHTTP(w, r) // a 401 costs no work
+			return
+		}
+		var size int
+		if op.Method == http.MethodPost {
+			if !s.knownKey(r) {
+				next.ServeHTTP(w, r) // refused by the key check, body unread
+				return
+			}
+			body, err := io.ReadAll(http.MaxBytesReader(nil, r.Body, s.cfg.MaxBodyBytes))
+			if err != nil {
+				// decodeBody reports it (413, or a read error), after
+				// the key check and count as before.
+				r.Body = io.NopCloser(io.MultiReader(bytes.NewReader(body), errReader{err}))
+				next.ServeHTTP(w, r)
+				return
+			}
+			r.Body = io.NopCloser(bytes.NewReader(body))
+			size = len(body)
+			if op.Fetches && !fetchesURL(body) {
+				op.Fetches = false
+			}
+		} else {
+			size = len(r.URL.RawQuery)
+		}
+		weight, ok := s.work.acquire(r.Context(), s.weight(op, size))
+		if !ok {
+			setOperation(r.Context(), op.ID)
+			s.writeOverloaded(w, r)
+			return
+		}
+		defer s.work.sem.Release(weight)
+		next.ServeHTTP(w, r)
+	})
+}
+
+// weight is the work an operation with an input of size bytes may take.
+func (s *Server) weight(op operation, size int) int64 {
+	if op.Fetches {
+		// The page's text is analysed too (qa with url).
+		return workBase + s.an.MaxPageBytes()/pageWorkPerByte + int64(s.an.Limits().MaxTextRunes)
+	}
+	return workBase + int64(min(size, s.an.Limits().MaxTextRunes))
+}
+
+// fetchesURL reports whether a POST body asks for a page (a url that is
+// not null); a body that is not a JSON object asks for nothing.
+func fetchesURL(body []byte) bool {
+	var probe struct {
+		URL json.RawMessage `json:"url"`
+	}
+	if json.Unmarshal(body, &probe) != nil {
+		return false
+	}
+	return len(probe.URL) > 0 && string(probe.URL) != "null"
+}
+
+// knownKey reports whether the request presents a key that the store
+// knows and has not revoked; without a Gate every request qualifies.
+func (s *Server) knownKey(r *http.Request) bool {
+	if s.cfg.Gate == nil {
+		return true
+	}
+	key := presentedKey(r)
+	if key == "" {
+		return false
+	}
+	k, _, err := s.cfg.Gate.Store().KeyByHash(r.Context(), access.HashKey(key))
+	return err == nil && k.API == access.API && !k.Revoked()
+}
+
+// writeOverloaded answers 503 when the work in flight leaves no room. It
+// carries the allowance as every answer of an analysis path does; the
+// request was not counted.
+func (s *Server) writeOverloaded(w http.ResponseWriter, r *http.Request) {
+	if s.cfg.Gate != nil {
+		d, err := s.cfg.Gate.Peek(r.Context(), presentedKey(r))
+		if err != nil || d.Refused() {
+			d = access.Decision{}
+		}
+		s.setGatewayHeaders(w, d)
+	}
+	w.Header().Set("Retry-After", "1")
+	writeJSON(w, http.StatusServiceUnavailable, problem{
+		Detail: "The server is busy with other requests; try again in a second.", Error: "overloaded",
+	})
+}
+
+// errReader replays a read error after the bytes read before it.
+type errReader struct{ err error }
+
+func (e errReader) Read([]byte) (int, error) { return 0, e.err }
