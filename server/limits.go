@@ -6,9 +6,8 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
+	"sync"
 	"time"
-
-	"golang.org/x/sync/semaphore"
 
 	"github.com/textanalysis/go-textanalysis/server/access"
 )
@@ -40,11 +39,21 @@ const (
 	pageWorkPerByte = 4
 )
 
-// workLimiter bounds the weight of the work in flight.
+// workLimiter bounds the weight of the work in flight. Unlike a FIFO
+// semaphore (golang.org/x/sync/semaphore), a waiter never holds back a
+// lighter request that fits: otherwise one heavy request waiting for room
+// would turn every short request behind it into a 503, and a client could
+// starve the server with a few heavy ones. A heavy request may in turn wait
+// while light ones pass, but only for the bounded wait, after which it gets
+// 503 and retries.
 type workLimiter struct {
-	sem   *semaphore.Weighted
 	total int64
 	wait  time.Duration
+
+	mu   sync.Mutex
+	used int64
+	// freed is closed, and replaced, whenever weight is released.
+	freed chan struct{}
 }
 
 // newWorkLimiter returns nil (no limit) for a negative total.
@@ -52,7 +61,27 @@ func newWorkLimiter(total int64, wait time.Duration) *workLimiter {
 	if total < 0 {
 		return nil
 	}
-	return &workLimiter{sem: semaphore.NewWeighted(total), total: total, wait: max(wait, 0)}
+	return &workLimiter{total: total, wait: max(wait, 0), freed: make(chan struct{})}
+}
+
+// tryAcquire takes weight if it fits now.
+func (l *workLimiter) tryAcquire(weight int64) (bool, <-chan struct{}) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.used+weight <= l.total {
+		l.used += weight
+		return true, nil
+	}
+	return false, l.freed
+}
+
+// release gives weight back and wakes the waiters.
+func (l *workLimiter) release(weight int64) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.used -= weight
+	close(l.freed)
+	l.freed = make(chan struct{})
 }
 
 // acquire takes weight (at most the total, so that the heaviest request
@@ -60,18 +89,27 @@ func newWorkLimiter(total int64, wait time.Duration) *workLimiter {
 // release, or false when the server is too busy.
 func (l *workLimiter) acquire(ctx context.Context, weight int64) (int64, bool) {
 	weight = min(weight, l.total)
-	if l.sem.TryAcquire(weight) {
+	ok, freed := l.tryAcquire(weight)
+	if ok {
 		return weight, true
 	}
 	if l.wait <= 0 {
 		return 0, false
 	}
-	ctx, cancel := context.WithTimeout(ctx, l.wait)
-	defer cancel()
-	if err := l.sem.Acquire(ctx, weight); err != nil {
-		return 0, false
+	timer := time.NewTimer(l.wait)
+	defer timer.Stop()
+	for {
+		select {
+		case <-freed:
+		case <-timer.C:
+			return 0, false
+		case <-ctx.Done():
+			return 0, false
+		}
+		if ok, freed = l.tryAcquire(weight); ok {
+			return weight, true
+		}
 	}
-	return weight, true
 }
 
 // limited holds an operation's weight around the key check, the count and
@@ -124,7 +162,7 @@ func (s *Server) limited(op operation, next http.Handler) http.Handler {
 			s.writeOverloaded(w, r)
 			return
 		}
-		defer s.work.sem.Release(weight)
+		defer s.work.release(weight)
 		next.ServeHTTP(w, r)
 	})
 }

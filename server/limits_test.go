@@ -48,12 +48,12 @@ func limitedServer(t *testing.T, cfg Config, allowance int64) (*Server, *httptes
 func fill(t *testing.T, srv *Server) func() {
 	t.Helper()
 	require.NotNil(t, srv.work)
-	require.True(t, srv.work.sem.TryAcquire(srv.work.total))
+	require.True(t, acquired(srv.work, srv.work.total))
 	released := false
 	release := func() {
 		if !released {
 			released = true
-			srv.work.sem.Release(srv.work.total)
+			srv.work.release(srv.work.total)
 		}
 	}
 	t.Cleanup(release)
@@ -127,8 +127,8 @@ func TestWorkIsReleased(t *testing.T) {
 	} {
 		call(t, c.method, ts.URL+c.path, key, c.body)
 	}
-	require.True(t, srv.work.sem.TryAcquire(srv.work.total), "all weight released")
-	srv.work.sem.Release(srv.work.total)
+	require.True(t, acquired(srv.work, srv.work.total), "all weight released")
+	srv.work.release(srv.work.total)
 }
 
 func TestWorkWeight(t *testing.T) {
@@ -176,8 +176,47 @@ func TestWorkLimiterClampsHeavyRequests(t *testing.T) {
 	assert.Equal(t, int64(100), w)
 	_, ok = l.acquire(context.Background(), 1)
 	assert.False(t, ok)
-	l.sem.Release(w)
+	l.release(w)
 	assert.Nil(t, newWorkLimiter(-1, 0), "negative: no cap")
+}
+
+// A heavy request waiting for room must not hold back light ones that
+// fit: with a FIFO semaphore one waiting page fetch turned every short
+// request behind it into a 503.
+func TestWorkLimiterLetsLightRequestsPassAHeavyWaiter(t *testing.T) {
+	l := newWorkLimiter(100, 5*time.Second)
+	held, ok := l.acquire(context.Background(), 60)
+	require.True(t, ok)
+	heavy := make(chan bool)
+	go func() {
+		w, ok := l.acquire(context.Background(), 80)
+		if ok {
+			l.release(w)
+		}
+		heavy <- ok
+	}()
+	for range 20 { // light requests come and go while the heavy one waits
+		w, ok := l.acquire(context.Background(), 30)
+		require.True(t, ok, "a light request that fits is not queued behind a heavy one")
+		l.release(w)
+	}
+	l.release(held)
+	assert.True(t, <-heavy, "the heavy request runs once there is room")
+}
+
+func TestWorkLimiterGivesUpAfterItsWait(t *testing.T) {
+	l := newWorkLimiter(10, 20*time.Millisecond)
+	w, ok := l.acquire(context.Background(), 10)
+	require.True(t, ok)
+	_, ok = l.acquire(context.Background(), 1)
+	assert.False(t, ok, "no room within the wait: refused")
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	l2 := newWorkLimiter(10, time.Hour)
+	_, _ = l2.acquire(context.Background(), 10)
+	_, ok = l2.acquire(ctx, 1)
+	assert.False(t, ok, "a cancelled request stops waiting")
+	l.release(w)
 }
 
 // /ner/display with ten spans over 100,000 code points of one-letter
@@ -219,4 +258,10 @@ func TestDisplayAmplificationIs422(t *testing.T) {
 		assert.Greater(t, len(res.body), 10<<20)
 		assert.True(t, strings.HasSuffix(res.body, "</div>"))
 	})
+}
+
+// acquired takes weight from l without waiting.
+func acquired(l *workLimiter, weight int64) bool {
+	ok, _ := l.tryAcquire(weight)
+	return ok
 }
