@@ -5,7 +5,9 @@ import (
 	"embed"
 	"fmt"
 	htmltemplate "html/template"
+	"net"
 	"net/http"
+	"net/url"
 	"strings"
 	texttemplate "text/template"
 
@@ -19,17 +21,39 @@ import (
 //go:embed templates
 var templateFS embed.FS
 
-// baseURL is the public address of the API: the configured one, or the
-// one the request came to.
-func (s *Server) baseURL(r *http.Request) string {
+// baseURL is the public address of the API: the configured one, or where
+// the server answers on this machine. Never the request's Host header: a
+// client chooses it, and links built from it would point where the client
+// wants (a poisoned cache, a phishing link in a shared page).
+func (s *Server) baseURL() string {
 	if s.cfg.BaseURL != "" {
 		return s.cfg.BaseURL
 	}
-	scheme := "http"
-	if r.TLS != nil {
-		scheme = "https"
+	return LocalURL(s.cfg.Addr)
+}
+
+// mcpOrigins are the web origins allowed to call the MCP endpoint: the
+// API's own (on this machine, by any loopback name) and the configured
+// ones.
+func (s *Server) mcpOrigins() []string {
+	origins := []string{originOf(s.baseURL())}
+	if s.cfg.BaseURL == "" {
+		if u, err := url.Parse(LocalURL(s.cfg.Addr)); err == nil {
+			for _, host := range []string{"localhost", "127.0.0.1", "::1"} {
+				origins = append(origins, "http://"+net.JoinHostPort(host, u.Port()))
+			}
+		}
 	}
-	return scheme + "://" + r.Host
+	return append(origins, s.cfg.MCPAllowedOrigins...)
+}
+
+// originOf is the scheme://host[:port] of an absolute URL.
+func originOf(rawURL string) string {
+	u, err := url.Parse(rawURL)
+	if err != nil {
+		return rawURL
+	}
+	return u.Scheme + "://" + u.Host
 }
 
 type indexOperation struct {
@@ -106,7 +130,7 @@ func (s *Server) index(base string) docsIndex {
 
 func (s *Server) serveIndex(w http.ResponseWriter, r *http.Request) {
 	setOperation(r.Context(), "docs__get")
-	writeJSON(w, http.StatusOK, s.index(s.baseURL(r)))
+	writeJSON(w, http.StatusOK, s.index(s.baseURL()))
 }
 
 func (s *Server) serveOpenAPI(w http.ResponseWriter, r *http.Request) {
@@ -194,7 +218,7 @@ var (
 )
 
 func (s *Server) serveDocsMarkdown(w http.ResponseWriter, r *http.Request) {
-	s.renderMarkdown(w, "api.md.tmpl", s.docsData(s.baseURL(r)))
+	s.renderMarkdown(w, "api.md.tmpl", s.docsData(s.baseURL()))
 }
 
 func (s *Server) serveOperationMarkdown(w http.ResponseWriter, r *http.Request) {
@@ -204,7 +228,7 @@ func (s *Server) serveOperationMarkdown(w http.ResponseWriter, r *http.Request) 
 		writeJSON(w, http.StatusNotFound, map[string]string{"detail": "Not Found"})
 		return
 	}
-	data := s.docsData(s.baseURL(r))
+	data := s.docsData(s.baseURL())
 	for _, do := range data.Ops {
 		if do.ID == op.ID {
 			s.renderMarkdown(w, "operation.md.tmpl", struct {
@@ -229,7 +253,7 @@ func (s *Server) renderMarkdown(w http.ResponseWriter, name string, data any) {
 
 func (s *Server) serveDocsHTML(w http.ResponseWriter, r *http.Request) {
 	var buf bytes.Buffer
-	if err := htmlTmpl.ExecuteTemplate(&buf, "docs.html.tmpl", s.docsData(s.baseURL(r))); err != nil {
+	if err := htmlTmpl.ExecuteTemplate(&buf, "docs.html.tmpl", s.docsData(s.baseURL())); err != nil {
 		s.log.Error("render docs", "err", err)
 		writeJSON(w, http.StatusInternalServerError, problem{Detail: "Internal server error.", Error: "internal"})
 		return
