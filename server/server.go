@@ -86,8 +86,7 @@ func New(cfg Config, an *textanalysis.Analyzer) (*Server, error) {
 	}
 	// Tool calls run through the API's own routes, built just below.
 	mh, err := mcp.New(mcp.Config{
-		Tools: s.mcpTools(), MaxBodyBytes: s.cfg.MaxBodyBytes, Name: "go-textanalysis", Version: textanalysis.Version, Logger: s.log,
-		AllowedOrigins: s.mcpOrigins(),
+		Tools: s.mcpTools(), MaxBodyBytes: s.cfg.MaxBodyBytes, Name: "go-textanalysis", Version: textanalysis.Version, Logger: s.log, AllowedOrigins: s.mcpOrigins(),
 		API: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { s.api.ServeHTTP(w, r) }),
 	})
 	if err != nil {
