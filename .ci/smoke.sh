@@ -7,13 +7,14 @@ cd "$(dirname "$0")/.."
 mkdir -p .ci/out
 # A free port: a server left over from another run must not answer for us.
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+admin_port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
 work=$(mktemp -d)
 go build -o "$work/textanalysis" ./cmd/textanalysis
 # A key for the calls, made on the same embedded store the server uses.
 key=$(cd "$work" && ./textanalysis keys create --plan free --email smoke@example.com --json | sed -n 's/.*"key": "\([^"]*\)".*/\1/p')
 [[ "$key" == ta_live_* ]] || { echo "keys create gave no key"; exit 1; }
 # The calls come faster than the Free plan's 5/s, so the limit is raised.
-( cd "$work" && TEXTANALYSIS_RATE_SCALE=100 TEXTANALYSIS_ADDR="127.0.0.1:$port" exec ./textanalysis serve >"$work/serve.log" 2>&1 ) &
+( cd "$work" && TEXTANALYSIS_RATE_SCALE=100 TEXTANALYSIS_ADDR="127.0.0.1:$port" TEXTANALYSIS_ADMIN_ADDR="127.0.0.1:$admin_port" exec ./textanalysis serve >"$work/serve.log" 2>&1 ) &
 pid=$!
 trap 'kill $pid 2>/dev/null || true; wait $pid 2>/dev/null || true' EXIT
 base="http://127.0.0.1:$port"
@@ -56,5 +57,9 @@ check 422 GET "/ner"
 check 422 POST "/qa" '{"question":"q"}'
 KEY="" check 401 GET "/ner?text=no+key"
 check 200 GET "/developer/"
+check 404 GET "/metrics"
+# The operator endpoints answer on the admin address only.
+curl -fsS "http://127.0.0.1:$admin_port/metrics" -o "$work/metrics" && grep -q '^textanalysis_http_requests_total' "$work/metrics" || { echo "FAIL: no metrics on the admin address"; exit 1; }
+echo "ok   200 GET admin /metrics"
 grep -q "$key" "$work/serve.log" && { echo "the key appears in the log"; exit 1; }
 echo "service answered every operation"
