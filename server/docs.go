@@ -149,6 +149,8 @@ type docsData struct {
 	Index            docsIndex
 	Ops              []docsOperation
 	Limits           textanalysis.Limits
+	// ConsoleJS is the console's script, allowed by hash in docsPolicy.
+	ConsoleJS htmltemplate.JS
 }
 
 type docsOperation struct {
@@ -165,7 +167,7 @@ type docsParam struct {
 
 func (s *Server) docsData(base string) docsData {
 	limits := s.an.Limits()
-	d := docsData{Base: base, Index: s.index(base), Limits: limits, SandboxKey: s.sandboxKey, SandboxAllowance: access.DefaultSandboxAllowance}
+	d := docsData{Base: base, Index: s.index(base), Limits: limits, SandboxKey: s.sandboxKey, SandboxAllowance: access.DefaultSandboxAllowance, ConsoleJS: consoleJS}
 	d.DeveloperURL = s.cfg.DeveloperURL
 	if d.DeveloperURL == "" {
 		d.DeveloperURL = base + "/developer"
@@ -259,6 +261,7 @@ func (s *Server) serveDocsHTML(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	w.Header().Set("Content-Security-Policy", docsPolicy)
 	_, _ = w.Write(buf.Bytes())
 }
 

@@ -93,7 +93,7 @@ func New(cfg Config, an *textanalysis.Analyzer) (*Server, error) {
 		return nil, fmt.Errorf("server: mcp: %w", err)
 	}
 	s.mcp = mh
-	s.handler = s.routes()
+	s.handler = securityHeaders(s.routes())
 	return s, nil
 }
 
