@@ -82,7 +82,7 @@ var (
 	// emailPattern finds e-mail addresses; the local part is replaced.
 	emailPattern = regexp.MustCompile(`[A-Za-z0-9.!#$%&'*+/=?^_{|}~-]+@([A-Za-z0-9-]+\.)+[A-Za-z]{2,}`)
 	// addrPattern finds IPv4 and bracketed IPv6 addresses with a port.
-	addrPattern = regexp.MustCompile(`\b\d{1,3}(\.\d{1,3}){3}(:\d+)?\b|\[[0-9A-Fa-f:.%a-z]+\](:\d+)?`)
+	addrPattern = regexp.MustCompile(`\b\d{1,3}(\.\d{1,3}){3}(:\d+)?\b|\[[0-9A-Fa-f]*:[0-9A-Fa-f:.]*(%[0-9A-Za-z]+)?\](:\d+)?`)
 )
 
 // redactText removes keys and e-mail addresses from s, and with urls the
@@ -90,6 +90,12 @@ var (
 func redactText(s string, urls bool) string {
 	if urls && strings.Contains(s, "://") {
 		s = urlPattern.ReplaceAllStringFunc(s, redactURL)
+	}
+	if urls && strings.HasPrefix(s, "/") {
+		// A path with its query, as a developer page might log it.
+		if i := strings.IndexAny(s, "?#"); i >= 0 {
+			s = s[:i+1] + "[redacted]"
+		}
 	}
 	if strings.Contains(s, "ta_") {
 		s = mail.Redact(s)

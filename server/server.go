@@ -414,7 +414,8 @@ func (s *Server) requestID(next http.Handler) http.Handler {
 }
 
 func validRequestID(id string) bool {
-	if id == "" || len(id) > 64 {
+	if id == "" || len(id) > 64 || access.PrefixOf(id) != "" {
+		// Too long, or a key pasted in the wrong header: ids are logged.
 		return false
 	}
 	for _, c := range id {
