@@ -218,3 +218,43 @@ func TestRedactingHandler(t *testing.T) {
 func slogJSON(w io.Writer) *slog.Logger {
 	return slog.New(redactLogs(slog.NewJSONHandler(w, nil)))
 }
+
+// FuzzLogRoute checks that whatever path a client sends, the log names a
+// route from a fixed set or a developer page name, never the path itself.
+func FuzzLogRoute(f *testing.F) {
+	patterns := []string{"", "/", "/{$}", "/ner", "/docs/{file}", "/mcp", "/mcp/", "/developer/", "/developer"}
+	for i, p := range []string{"/mcp/k/ta_live_x", "//mcp/k/a", "/developer/signup", "/developer/x@y.z", "/MCP/k/x", "/developer/../mcp/k/x"} {
+		f.Add(uint8(i), p)
+	}
+	fixed := map[string]bool{"other": true, "/": true, "/ner": true, "/docs/{file}": true, "/mcp": true, "/mcp/k/{key}": true,
+		"/mcp/{other}": true, "/developer": true, "/developer/{other}": true}
+	f.Fuzz(func(t *testing.T, choice uint8, path string) {
+		got := logRoute(patterns[int(choice)%len(patterns)], path)
+		if !fixed[got] && !developerPage.MatchString(got) {
+			t.Fatalf("logRoute(%q) = %q: neither a route nor a page name", path, got)
+		}
+		if strings.ContainsAny(got, "0123456789_@?#%ABCDEFGHIJKLMNOPQRSTUVWXYZ") {
+			t.Fatalf("logRoute(%q) = %q could carry a secret", path, got)
+		}
+	})
+}
+
+// FuzzRedactText checks that no key survives redaction beyond its prefix,
+// and that the URLs of error texts keep no query.
+func FuzzRedactText(f *testing.F) {
+	for _, s := range []string{"ta_live_AbCdEfGhIjKlMnOpQrStUvWxYz012345", "http://u:p@h/p?t=1", "a@b.example", "Get \"https://h/?x\": EOF"} {
+		f.Add(s)
+	}
+	key := regexp.MustCompile(`ta_(live|trial|sbx)_[0-9A-Za-z]{7,}`)
+	f.Fuzz(func(t *testing.T, in string) {
+		out := redactText(in, true)
+		if key.MatchString(out) {
+			t.Fatalf("redactText(%q) = %q keeps a key", in, out)
+		}
+		for _, u := range urlPattern.FindAllString(out, -1) {
+			if i := strings.IndexAny(u, "?#"); i >= 0 && !strings.HasPrefix(u[i+1:], "[redacted]") {
+				t.Fatalf("redactText(%q) = %q keeps a query", in, out)
+			}
+		}
+	})
+}
