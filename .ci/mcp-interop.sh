@@ -27,7 +27,7 @@ key=$(cd "$work" && ./textanalysis keys create --plan free --email interop@examp
 	node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>{const k=JSON.parse(s).key;if(!k)process.exit(1);process.stdout.write(k)})')
 echo "key created: ${key:0:14}…"
 
-( cd "$work" && exec ./textanalysis serve --addr "127.0.0.1:$port" >"$work/serve.log" 2>&1 ) &
+( cd "$work" && exec ./textanalysis serve --addr "127.0.0.1:$port" --admin-addr off >"$work/serve.log" 2>&1 ) &
 pid=$!
 base="http://127.0.0.1:$port"
 for _ in $(seq 1 150); do

@@ -7,6 +7,7 @@ cd "$(dirname "$0")/.."
 mkdir -p .ci/out
 # A free port: a server left over from another run must not answer for us.
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+admin_port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
 work=$(mktemp -d)
 go build -o "$work/textanalysis" ./cmd/textanalysis
 # A key for the calls, made on the same embedded store the server uses.
@@ -16,7 +17,7 @@ key=$(cd "$work" && ./textanalysis keys create --plan free --email smoke@example
 # No SMTP here: the developer site's mails go whole to files in mail/, so
 # that the sign-up below can follow its confirmation link; the log keeps
 # only redacted copies.
-( cd "$work" && TEXTANALYSIS_MAIL_DIR="$work/mail" TEXTANALYSIS_RATE_SCALE=100 TEXTANALYSIS_ADDR="127.0.0.1:$port" exec ./textanalysis serve >"$work/serve.log" 2>&1 ) &
+( cd "$work" && TEXTANALYSIS_MAIL_DIR="$work/mail" TEXTANALYSIS_RATE_SCALE=100 TEXTANALYSIS_ADDR="127.0.0.1:$port" TEXTANALYSIS_ADMIN_ADDR="127.0.0.1:$admin_port" exec ./textanalysis serve >"$work/serve.log" 2>&1 ) &
 pid=$!
 trap 'kill $pid 2>/dev/null || true; wait $pid 2>/dev/null || true' EXIT
 base="http://127.0.0.1:$port"
@@ -82,6 +83,10 @@ got=$(curl -s -o /dev/null -w '%{http_code}' -H 'Sec-Fetch-Site: cross-site' -d 
 [[ "$got" == 403 ]] || { echo "FAIL a cross-site sign-up got $got, want 403"; exit 1; }
 echo "ok   403 cross-site POST /developer/signup"
 
+check 404 GET "/metrics"
+# The operator endpoints answer on the admin address only.
+curl -fsS "http://127.0.0.1:$admin_port/metrics" -o "$work/metrics" && grep -q '^textanalysis_http_requests_total' "$work/metrics" || { echo "FAIL: no metrics on the admin address"; exit 1; }
+echo "ok   200 GET admin /metrics"
 grep -q "$key" "$work/serve.log" && { echo "the key appears in the log"; exit 1; }
 grep -q "$newkey" "$work/serve.log" && { echo "the signed-up key appears in the log"; exit 1; }
 echo "service answered every operation"

@@ -70,7 +70,7 @@ func fromURL(ctx context.Context, rawURL string, opts Options, guard func(netip.
 func checkURL(rawURL string) (*url.URL, error) {
 	u, err := url.Parse(strings.TrimSpace(rawURL))
 	if err != nil {
-		return nil, &URLError{URL: rawURL, Reason: "the URL is malformed", Err: err}
+		return nil, &URLError{URL: rawURL, Reason: "the URL is malformed", Err: redactErr(err)}
 	}
 	if err := checkParsedURL(u, rawURL); err != nil {
 		return nil, err
@@ -151,7 +151,7 @@ func fetch(ctx context.Context, u *url.URL, opts Options, guard func(netip.AddrP
 	defer cancel()
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)
 	if err != nil {
-		return nil, "", "", &URLError{URL: u.String(), Reason: "the URL is malformed", Err: err}
+		return nil, "", "", &URLError{URL: u.String(), Reason: "the URL is malformed", Err: redactErr(err)}
 	}
 	req.Header.Set("User-Agent", opts.userAgent())
 	req.Header.Set("Accept", "text/html,application/xhtml+xml,text/plain;q=0.9,*/*;q=0.1")
@@ -281,6 +281,9 @@ func classify(ctx context.Context, rawURL string, err error) error {
 	}
 	if ue := (*url.Error)(nil); errors.As(err, &ue) && ue.URL != "" {
 		rawURL = ue.URL
+		// The client's error text repeats the URL, query included; the
+		// FetchError keeps it whole in its URL field instead.
+		ue.URL = redactURL(ue.URL)
 	}
 	if errors.Is(err, context.Canceled) {
 		return fmt.Errorf("extract: fetch: %w", err)

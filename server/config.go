@@ -19,8 +19,22 @@ type Config struct {
 	// Addr is the listen address; "" means ":8080".
 	Addr string
 	// BaseURL is the public address of the API, used in docs and links;
-	// "" means the address the request came to.
+	// "" means LocalURL(Addr). Links never come from a request's Host
+	// header, which a client chooses.
 	BaseURL string
+	// AdminAddr is the listen address of the operator endpoints
+	// (/metrics, /healthz, /readyz), which the public address does not
+	// serve; "" means DefaultAdminAddr, on loopback, and "off" serves
+	// them nowhere. ListenAndServe opens it; AdminHandler serves it for
+	// those who listen themselves.
+	AdminAddr string
+	// MCPAllowedOrigins are the web origins (scheme://host[:port]) whose
+	// pages may call the MCP endpoint besides the API's own (the origin of
+	// BaseURL, or of LocalURL(Addr) on this machine); a request with any
+	// other Origin header gets 403. "*" allows every origin. Clients that
+	// send no Origin, which is every client but a browser, are not
+	// affected.
+	MCPAllowedOrigins []string
 	// MaxBodyBytes caps a POST body; 0 means 1 MiB. Larger bodies get 413.
 	MaxBodyBytes int64
 	// RequestTimeout caps the work of one request; 0 means 30 s. The
@@ -78,6 +92,7 @@ type Config struct {
 // Defaults for the zero fields of Config.
 const (
 	DefaultAddr            = ":8080"
+	DefaultAdminAddr       = "127.0.0.1:9090"
 	DefaultMaxBodyBytes    = 1 << 20
 	DefaultRequestTimeout  = 30 * time.Second
 	DefaultShutdownTimeout = 15 * time.Second
@@ -141,6 +156,9 @@ func (c Config) withDefaults() Config {
 	}
 	if c.Logger == nil {
 		c.Logger = slog.New(slog.DiscardHandler)
+	}
+	if c.AdminAddr == "" {
+		c.AdminAddr = DefaultAdminAddr
 	}
 	c.BaseURL = strings.TrimRight(c.BaseURL, "/")
 	c.DeveloperURL = strings.TrimRight(c.DeveloperURL, "/")

@@ -5,7 +5,9 @@ import (
 	"embed"
 	"fmt"
 	htmltemplate "html/template"
+	"net"
 	"net/http"
+	"net/url"
 	"strings"
 	texttemplate "text/template"
 
@@ -19,17 +21,39 @@ import (
 //go:embed templates
 var templateFS embed.FS
 
-// baseURL is the public address of the API: the configured one, or the
-// one the request came to.
-func (s *Server) baseURL(r *http.Request) string {
+// baseURL is the public address of the API: the configured one, or where
+// the server answers on this machine. Never the request's Host header: a
+// client chooses it, and links built from it would point where the client
+// wants (a poisoned cache, a phishing link in a shared page).
+func (s *Server) baseURL() string {
 	if s.cfg.BaseURL != "" {
 		return s.cfg.BaseURL
 	}
-	scheme := "http"
-	if r.TLS != nil {
-		scheme = "https"
+	return LocalURL(s.cfg.Addr)
+}
+
+// mcpOrigins are the web origins allowed to call the MCP endpoint: the
+// API's own (on this machine, by any loopback name) and the configured
+// ones.
+func (s *Server) mcpOrigins() []string {
+	origins := []string{originOf(s.baseURL())}
+	if s.cfg.BaseURL == "" {
+		if u, err := url.Parse(LocalURL(s.cfg.Addr)); err == nil {
+			for _, host := range []string{"localhost", "127.0.0.1", "::1"} {
+				origins = append(origins, "http://"+net.JoinHostPort(host, u.Port()))
+			}
+		}
 	}
-	return scheme + "://" + r.Host
+	return append(origins, s.cfg.MCPAllowedOrigins...)
+}
+
+// originOf is the scheme://host[:port] of an absolute URL.
+func originOf(rawURL string) string {
+	u, err := url.Parse(rawURL)
+	if err != nil {
+		return rawURL
+	}
+	return u.Scheme + "://" + u.Host
 }
 
 type indexOperation struct {
@@ -108,7 +132,7 @@ func (s *Server) index(base string) docsIndex {
 
 func (s *Server) serveIndex(w http.ResponseWriter, r *http.Request) {
 	setOperation(r.Context(), "docs__get")
-	writeJSON(w, http.StatusOK, s.index(s.baseURL(r)))
+	writeJSON(w, http.StatusOK, s.index(s.baseURL()))
 }
 
 func (s *Server) serveOpenAPI(w http.ResponseWriter, r *http.Request) {
@@ -127,6 +151,8 @@ type docsData struct {
 	Index            docsIndex
 	Ops              []docsOperation
 	Limits           textanalysis.Limits
+	// ConsoleJS is the console's script, allowed by hash in docsPolicy.
+	ConsoleJS htmltemplate.JS
 }
 
 type docsOperation struct {
@@ -143,7 +169,7 @@ type docsParam struct {
 
 func (s *Server) docsData(base string) docsData {
 	limits := s.an.Limits()
-	d := docsData{Base: base, Index: s.index(base), Limits: limits, SandboxKey: s.sandboxKey, SandboxAllowance: access.DefaultSandboxAllowance}
+	d := docsData{Base: base, Index: s.index(base), Limits: limits, SandboxKey: s.sandboxKey, SandboxAllowance: access.DefaultSandboxAllowance, ConsoleJS: consoleJS}
 	d.DeveloperURL = s.cfg.DeveloperURL
 	if d.DeveloperURL == "" {
 		d.DeveloperURL = base + "/developer"
@@ -196,7 +222,7 @@ var (
 )
 
 func (s *Server) serveDocsMarkdown(w http.ResponseWriter, r *http.Request) {
-	s.renderMarkdown(w, "api.md.tmpl", s.docsData(s.baseURL(r)))
+	s.renderMarkdown(w, "api.md.tmpl", s.docsData(s.baseURL()))
 }
 
 func (s *Server) serveOperationMarkdown(w http.ResponseWriter, r *http.Request) {
@@ -206,7 +232,7 @@ func (s *Server) serveOperationMarkdown(w http.ResponseWriter, r *http.Request) 
 		writeJSON(w, http.StatusNotFound, map[string]string{"detail": "Not Found"})
 		return
 	}
-	data := s.docsData(s.baseURL(r))
+	data := s.docsData(s.baseURL())
 	for _, do := range data.Ops {
 		if do.ID == op.ID {
 			s.renderMarkdown(w, "operation.md.tmpl", struct {
@@ -231,12 +257,13 @@ func (s *Server) renderMarkdown(w http.ResponseWriter, name string, data any) {
 
 func (s *Server) serveDocsHTML(w http.ResponseWriter, r *http.Request) {
 	var buf bytes.Buffer
-	if err := htmlTmpl.ExecuteTemplate(&buf, "docs.html.tmpl", s.docsData(s.baseURL(r))); err != nil {
+	if err := htmlTmpl.ExecuteTemplate(&buf, "docs.html.tmpl", s.docsData(s.baseURL())); err != nil {
 		s.log.Error("render docs", "err", err)
 		writeJSON(w, http.StatusInternalServerError, problem{Detail: "Internal server error.", Error: "internal"})
 		return
 	}
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	w.Header().Set("Content-Security-Policy", docsPolicy)
 	_, _ = w.Write(buf.Bytes())
 }
 

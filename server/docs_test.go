@@ -62,7 +62,8 @@ func TestOpenAPIValidates(t *testing.T) {
 // The table is the single source: routes, OpenAPI, the index and the docs
 // must all name the same ten operations.
 func TestTableDrivesEverything(t *testing.T) {
-	ts := newTestServer(t, Config{})
+	const base = "https://api.example.com"
+	ts := newTestServer(t, Config{BaseURL: base})
 	var ids []string
 	for _, op := range operations {
 		ids = append(ids, op.ID)
@@ -74,13 +75,14 @@ func TestTableDrivesEverything(t *testing.T) {
 	require.Equal(t, http.StatusOK, res.status)
 	require.NoError(t, json.Unmarshal([]byte(res.body), &idx))
 	assert.Equal(t, "0.1.0", idx.Version)
-	assert.Equal(t, ts.URL+"/openapi.json", idx.OpenAPI)
+	assert.Equal(t, base+"/openapi.json", idx.OpenAPI)
 	assert.NotEmpty(t, idx.NERModels)
 	assert.Len(t, idx.DisplayFormats, 2)
 	var indexed []string
 	for _, op := range idx.Operations {
 		indexed = append(indexed, op.OperationID)
-		md := do(t, "GET", op.Markdown, "")
+		require.True(t, strings.HasPrefix(op.Markdown, base+"/"), op.Markdown)
+		md := do(t, "GET", ts.URL+strings.TrimPrefix(op.Markdown, base), "")
 		require.Equal(t, http.StatusOK, md.status, op.Markdown)
 		assert.Contains(t, md.header.Get("Content-Type"), "text/markdown")
 		assert.Contains(t, md.body, "`"+op.Method+" "+op.Path+"`")

@@ -12,6 +12,8 @@ import (
 	"maps"
 	"net"
 	"net/http"
+	"path"
+	"regexp"
 	"runtime/debug"
 	"slices"
 	"strings"
@@ -58,7 +60,7 @@ func New(cfg Config, an *textanalysis.Analyzer) (*Server, error) {
 		return nil, errors.New("server: nil Analyzer")
 	}
 	s := &Server{cfg: cfg.withDefaults(), an: an, now: time.Now, metrics: newMetrics()}
-	s.log = s.cfg.Logger
+	s.log = slog.New(redactLogs(s.cfg.Logger.Handler()))
 	s.work = newWorkLimiter(s.cfg.MaxWork, s.cfg.MaxWorkWait)
 	doc, err := json.Marshal(s.openAPI())
 	if err != nil {
@@ -90,14 +92,14 @@ func New(cfg Config, an *textanalysis.Analyzer) (*Server, error) {
 	}
 	// Tool calls run through the API's own routes, built just below.
 	mh, err := mcp.New(mcp.Config{
-		Tools: s.mcpTools(), MaxBodyBytes: s.cfg.MaxBodyBytes, Name: "go-textanalysis", Version: textanalysis.Version, Logger: s.log,
+		Tools: s.mcpTools(), MaxBodyBytes: s.cfg.MaxBodyBytes, Name: "go-textanalysis", Version: textanalysis.Version, Logger: s.log, AllowedOrigins: s.mcpOrigins(),
 		API: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { s.api.ServeHTTP(w, r) }),
 	})
 	if err != nil {
 		return nil, fmt.Errorf("server: mcp: %w", err)
 	}
 	s.mcp = mh
-	s.handler = s.routes()
+	s.handler = securityHeaders(s.routes())
 	return s, nil
 }
 
@@ -134,8 +136,14 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 }
 
 // ListenAndServe serves on Config.Addr until ctx ends, then lets in-flight
-// requests finish for up to Config.ShutdownTimeout.
+// requests finish for up to Config.ShutdownTimeout. It serves the operator
+// endpoints (AdminHandler) on Config.AdminAddr meanwhile.
 func (s *Server) ListenAndServe(ctx context.Context) error {
+	stopAdmin, err := s.serveAdmin()
+	if err != nil {
+		return err
+	}
+	defer stopAdmin()
 	ln, err := net.Listen("tcp", s.cfg.Addr)
 	if err != nil {
 		return fmt.Errorf("server: listen: %w", err)
@@ -210,7 +218,6 @@ func (s *Server) routes() http.Handler {
 	}
 	mux.Handle("/healthz", s.methods(map[string]http.Handler{http.MethodGet: http.HandlerFunc(serveHealth)}))
 	mux.Handle("/readyz", s.methods(map[string]http.Handler{http.MethodGet: http.HandlerFunc(s.serveReady)}))
-	mux.Handle("/metrics", s.methods(map[string]http.Handler{http.MethodGet: s.metrics.handler()}))
 	mux.Handle("/", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusNotFound, map[string]string{"detail": "Not Found"})
 	}))
@@ -411,7 +418,8 @@ func (s *Server) requestID(next http.Handler) http.Handler {
 }
 
 func validRequestID(id string) bool {
-	if id == "" || len(id) > 64 {
+	if id == "" || len(id) > 64 || access.PrefixOf(id) != "" {
+		// Too long, or a key pasted in the wrong header: ids are logged.
 		return false
 	}
 	for _, c := range id {
@@ -457,10 +465,12 @@ func (r *statusRecorder) Flush() {
 func (r *statusRecorder) Unwrap() http.ResponseWriter { return r.ResponseWriter }
 
 // logRequests writes one line per request: never the query string, body,
-// key or client address, which may hold what users keep private.
+// key or client address, which may hold what users keep private. The path
+// is logged as the route it matched, never as sent (see logRoute).
 func (s *Server) logRequests(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
+		route := s.routeOf(r)
 		rec := &statusRecorder{ResponseWriter: w}
 		s.metrics.inflight.Inc()
 		defer s.metrics.inflight.Dec()
@@ -471,8 +481,8 @@ func (s *Server) logRequests(next http.Handler) http.Handler {
 		s.metrics.observe(operationFrom(r.Context()), rec.status, time.Since(start))
 		s.log.Info("request",
 			"request_id", requestIDFrom(r.Context()),
-			"method", r.Method,
-			"path", logPath(r.URL.Path),
+			"method", logMethod(r.Method),
+			"path", route,
 			"operation", operationFrom(r.Context()),
 			"key_prefix", keyPrefixFrom(r.Context()),
 			"status", rec.status,
@@ -481,15 +491,58 @@ func (s *Server) logRequests(next http.Handler) http.Handler {
 	})
 }
 
-// logPath keeps paths that carry a secret out of the log.
-func logPath(p string) string {
-	if strings.HasPrefix(p, "/mcp/k/") {
-		return "/mcp/k/[redacted]"
+// routeOf is the route r matches, for the log: see logRoute.
+func (s *Server) routeOf(r *http.Request) string {
+	mux, ok := s.api.(*http.ServeMux)
+	if !ok {
+		return "other"
 	}
-	if len(p) > 200 {
-		return p[:200]
+	_, pattern := mux.Handler(r)
+	return logRoute(pattern, r.URL.Path)
+}
+
+// logRoute names the route of a request for the log, from the pattern
+// the mux matched: a path a client sent is never logged verbatim, because
+// a client may put a key anywhere in it (/mcp/k/<key>, //mcp/k/<key>,
+// /MCP/k/<key>, a mistyped path). Unmatched paths are "other"; the MCP
+// key path is "/mcp/k/{key}"; the developer site's pages keep their
+// names when every segment is a plain lower-case word.
+func logRoute(pattern, reqPath string) string {
+	p := path.Clean("/" + reqPath)
+	switch pattern {
+	case "", "/":
+		return "other"
+	case "/{$}":
+		return "/"
+	case "/mcp", "/mcp/":
+		switch {
+		case p == "/mcp":
+			return "/mcp"
+		case strings.HasPrefix(p, mcp.PathKeyPrefix):
+			return "/mcp/k/{key}"
+		}
+		return "/mcp/{other}"
+	case "/developer/":
+		if developerPage.MatchString(p) {
+			return p
+		}
+		return "/developer/{other}"
 	}
-	return p
+	return pattern
+}
+
+// developerPage matches the developer site's page names, and not tokens,
+// keys or addresses, which carry digits, capitals, '_' or '@'.
+var developerPage = regexp.MustCompile(`^/developer(/[a-z][a-z.-]{0,23})*$`)
+
+// logMethod is the request method for the log: a standard one, or "other".
+func logMethod(m string) string {
+	switch m {
+	case http.MethodGet, http.MethodHead, http.MethodPost, http.MethodPut, http.MethodPatch,
+		http.MethodDelete, http.MethodOptions, http.MethodConnect, http.MethodTrace:
+		return m
+	}
+	return "other"
 }
 
 // recoverPanics turns a panic into a 500 with the request id, logged once.

@@ -310,16 +310,27 @@ func TestPanicAnswers500WithRequestID(t *testing.T) {
 }
 
 func TestHealthReadyAndMetrics(t *testing.T) {
-	ts := newTestServer(t, Config{})
+	an, err := testAnalyzer()
+	require.NoError(t, err)
+	srv, err := New(Config{}, an)
+	require.NoError(t, err)
+	ts := httptest.NewServer(srv)
+	t.Cleanup(ts.Close)
+	admin := httptest.NewServer(srv.AdminHandler())
+	t.Cleanup(admin.Close)
 	for _, p := range []string{"/healthz", "/readyz"} {
-		res := do(t, "GET", ts.URL+p, "")
-		assert.Equal(t, http.StatusOK, res.status, p)
+		assert.Equal(t, http.StatusOK, do(t, "GET", ts.URL+p, "").status, p)
+		assert.Equal(t, http.StatusOK, do(t, "GET", admin.URL+p, "").status, "admin "+p)
 	}
 	do(t, "GET", ts.URL+"/ner?text="+url.QueryEscape("Paris"), "")
 	do(t, "GET", ts.URL+"/ner", "")
-	res := do(t, "GET", ts.URL+"/metrics", "")
+	public := do(t, "GET", ts.URL+"/metrics", "")
+	assert.Equal(t, http.StatusNotFound, public.status, "the public port does not serve /metrics")
+	assert.NotContains(t, public.body, "textanalysis_http")
+	res := do(t, "GET", admin.URL+"/metrics", "")
 	require.Equal(t, http.StatusOK, res.status)
 	assert.Contains(t, res.body, `textanalysis_http_requests_total{operation="analyze_ner",status="200"} 1`)
 	assert.Contains(t, res.body, `textanalysis_http_requests_total{operation="analyze_ner",status="422"} 1`)
 	assert.Contains(t, res.body, `textanalysis_http_request_duration_seconds_bucket{operation="analyze_ner",status="200"`)
+	assert.Equal(t, http.StatusNotFound, do(t, "GET", admin.URL+"/ner?text=x", "").status, "the admin port serves no operation")
 }

@@ -106,7 +106,9 @@ func serve(bin string, env []string, dir string, args ...string) (string, func()
 	}
 	addr := ln.Addr().String()
 	ln.Close()
-	cmd := exec.Command(bin, append([]string{"serve", "--addr", addr, "--log-level", "warn"}, args...)...)
+	// Two servers run at once: neither serves the admin endpoints, which
+	// would both want the default admin port.
+	cmd := exec.Command(bin, append([]string{"serve", "--addr", addr, "--admin-addr", "off", "--log-level", "warn"}, args...)...)
 	cmd.Env, cmd.Dir = env, dir
 	var logs bytes.Buffer
 	cmd.Stderr = &logs

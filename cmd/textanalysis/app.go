@@ -208,6 +208,9 @@ or a PostgreSQL database (postgres://...), which many server processes can share
 E-mail goes over SMTP when TEXTANALYSIS_SMTP_URL is set
 (smtp://user:pass@host:587?from=address), to files with --mail-dir (development),
 else to the log with keys and link tokens redacted.
+Operator endpoints (/metrics, /healthz, /readyz) are served on --admin-addr,
+127.0.0.1:9090 by default, and not on the public address; give each server
+process on one machine its own admin address, or off.
 
 Examples:
    textanalysis serve
@@ -218,6 +221,8 @@ Examples:
 			&cli.StringFlag{Name: "base-url", EnvVars: []string{"TEXTANALYSIS_BASE_URL"}, Usage: "public `URL` of the API, for docs, e-mails and links"},
 			&cli.StringFlag{Name: "developer-url", EnvVars: []string{"TEXTANALYSIS_DEVELOPER_URL"}, Usage: "public `URL` of the developer site (default: base URL + /developer)"},
 			&cli.StringFlag{Name: "operator-email", EnvVars: []string{"TEXTANALYSIS_OPERATOR_EMAIL"}, Usage: "`ADDRESS` that receives the account page's requests for Pay as you go (default: the log)"},
+			&cli.StringFlag{Name: "admin-addr", Value: server.DefaultAdminAddr, EnvVars: []string{"TEXTANALYSIS_ADMIN_ADDR"}, Usage: "serve /metrics, /healthz and /readyz for operators on `HOST:PORT` (keep it private; off or \"\" for none)"},
+			&cli.StringSliceFlag{Name: "mcp-allowed-origin", EnvVars: []string{"TEXTANALYSIS_MCP_ALLOWED_ORIGINS"}, Usage: "let web pages from `ORIGIN` (scheme://host[:port], or *) call /mcp besides the API's own (repeat or comma-separate); other browser origins get 403"},
 			&cli.StringSliceFlag{Name: "trusted-proxy", EnvVars: []string{"TEXTANALYSIS_TRUSTED_PROXIES"}, Usage: "`CIDR` of a reverse proxy whose X-Forwarded-For is believed (repeat or comma-separate)"},
 			&cli.StringFlag{Name: "log-level", Value: "info", EnvVars: []string{"TEXTANALYSIS_LOG_LEVEL"}, Usage: "debug, info, warn or error"},
 			&cli.BoolFlag{Name: "allow-private", EnvVars: []string{"TEXTANALYSIS_ALLOW_PRIVATE"}, Usage: "let URL fetches reach private and loopback addresses (testing only; never in production)"},
@@ -236,6 +241,17 @@ Examples:
 			logger := slog.New(slog.NewJSONHandler(c.App.ErrWriter, &slog.HandlerOptions{Level: level}))
 			cfg := server.Config{Addr: c.String("addr"), BaseURL: c.String("base-url"), DeveloperURL: c.String("developer-url"), OperatorEmail: c.String("operator-email"), Logger: logger}
 			cfg.MaxConns, cfg.MaxConnsPerAddr, cfg.MaxWork = c.Int("max-conns"), c.Int("max-conns-per-addr"), c.Int64("max-work")
+			cfg.AdminAddr = c.String("admin-addr")
+			if cfg.AdminAddr == "" {
+				cfg.AdminAddr = "off"
+			}
+			for _, v := range c.StringSlice("mcp-allowed-origin") {
+				for _, part := range strings.Split(v, ",") {
+					if part = strings.TrimSpace(part); part != "" {
+						cfg.MCPAllowedOrigins = append(cfg.MCPAllowedOrigins, part)
+					}
+				}
+			}
 			for _, v := range c.StringSlice("trusted-proxy") {
 				for _, part := range strings.Split(v, ",") {
 					part = strings.TrimSpace(part)

@@ -45,23 +45,25 @@ func freeAddr(t *testing.T) string {
 }
 
 type serveProc struct {
-	cmd  *exec.Cmd
-	base string
-	logs *lockedWriter
+	cmd   *exec.Cmd
+	base  string
+	admin string // the operator endpoints' base URL
+	logs  *lockedWriter
 }
 
 // startServe runs `textanalysis serve` in a child process and waits until
 // it answers.
 func startServe(t *testing.T, dir string, env []string, args ...string) *serveProc {
 	t.Helper()
-	addr := freeAddr(t)
-	cmd := exec.Command(os.Args[0], append([]string{"serve", "--addr", addr}, args...)...)
+	// Each process gets its own admin address: several run at once.
+	addr, adminAddr := freeAddr(t), freeAddr(t)
+	cmd := exec.Command(os.Args[0], append([]string{"serve", "--addr", addr, "--admin-addr", adminAddr}, args...)...)
 	cmd.Dir = dir
 	cmd.Env = append(append(os.Environ(), "TEXTANALYSIS_TEST_MAIN=1"), env...)
 	logs := &lockedWriter{w: &bytes.Buffer{}}
 	cmd.Stderr = logs
 	require.NoError(t, cmd.Start())
-	p := &serveProc{cmd: cmd, base: "http://" + addr, logs: logs}
+	p := &serveProc{cmd: cmd, base: "http://" + addr, admin: "http://" + adminAddr, logs: logs}
 	t.Cleanup(func() {
 		if cmd.ProcessState == nil {
 			_ = cmd.Process.Kill()

@@ -55,14 +55,33 @@ func HashKey(key string) string {
 	return hex.EncodeToString(sum[:])
 }
 
-// PrefixOf returns the readable start of a key: kind and a few characters.
+// PrefixOf returns the readable start of a key, safe to store and to log:
+// the kind prefix (ta_live_, ta_trial_ or ta_sbx_) and the first 6
+// characters of the secret, at most [MaxPrefixLen] bytes in all. Input
+// that does not start like one of this service's keys (another API's key,
+// junk, a header holding several values) gives "", so PrefixOf never
+// returns more of its input than that, whatever it is given.
 func PrefixOf(key string) string {
-	i := strings.LastIndexByte(key, '_')
-	if i < 0 || len(key) < i+1+prefixLen {
+	if !strings.HasPrefix(key, keyPrefix) {
 		return ""
 	}
-	return key[:i+1+prefixLen]
+	rest := key[len(keyPrefix):]
+	for _, kind := range []string{KindLive, KindTrial, KindSbx} {
+		s, ok := strings.CutPrefix(rest, kind+"_")
+		if !ok {
+			continue
+		}
+		if len(s) < prefixLen || strings.Trim(s[:prefixLen], secretChars) != "" {
+			return ""
+		}
+		return keyPrefix + kind + "_" + s[:prefixLen]
+	}
+	return ""
 }
+
+// MaxPrefixLen is the longest [PrefixOf] answer: "ta_trial_" and 6
+// characters of the secret.
+const MaxPrefixLen = len(keyPrefix+KindTrial+"_") + prefixLen
 
 // ours reports whether a presented key has this API's shape.
 func ours(key string) bool {

@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"path"
 	"slices"
 	"strconv"
 	"strings"
@@ -50,6 +51,14 @@ type Config struct {
 	// Logger receives the SDK's warnings and errors (never a key, an
 	// argument or a path); nil discards.
 	Logger *slog.Logger
+	// AllowedOrigins are the web origins ("https://app.example.com", scheme,
+	// host and port) whose pages may call the endpoint. A request whose
+	// Origin header names any other origin gets 403, as the MCP transport
+	// requires against DNS rebinding: otherwise any web page a user opens
+	// could drive the tools with the user's network position. Requests
+	// without Origin (every client that is not a browser) pass. "*" allows
+	// every origin; nil allows none.
+	AllowedOrigins []string
 }
 
 // Defaults for the zero fields of Config.
@@ -128,6 +137,10 @@ func New(cfg Config) (http.Handler, error) {
 	if cfg.Version == "" {
 		cfg.Version = "0.0.0"
 	}
+	origins, err := parseOrigins(cfg.AllowedOrigins)
+	if err != nil {
+		return nil, err
+	}
 	logger := quietLogger(cfg.Logger)
 	srv := sdk.NewServer(&sdk.Implementation{Name: cfg.Name, Version: cfg.Version}, &sdk.ServerOptions{
 		Instructions: instructions,
@@ -159,10 +172,11 @@ func New(cfg Config) (http.Handler, error) {
 		// MCP servers on a developer's machine). This endpoint is a public
 		// API behind a reverse proxy, which connects over loopback with the
 		// public Host, and every call needs a key anyway; so the check
-		// would refuse every real client and protect nothing.
+		// would refuse every real client and protect nothing. DNS
+		// rebinding is refused by the Origin check instead (checkOrigin).
 		DisableLocalhostProtection: true,
 	})
-	return pathKeys(h), nil
+	return checkOrigin(origins, pathKeys(h)), nil
 }
 
 func checkTool(t Tool) error {
@@ -435,6 +449,72 @@ func (r *recorder) WriteString(s string) (int, error) {
 // SDK passes on to the tool handlers.
 type httpRequestKey struct{}
 
+// parseOrigins checks and normalises allowed origins: each is "*" or an
+// http(s) origin, scheme://host[:port] with no path, query or user
+// information. Scheme and host are lower-cased and a default port is
+// dropped, as browsers send them.
+func parseOrigins(list []string) (map[string]bool, error) {
+	out := make(map[string]bool, len(list))
+	for _, o := range list {
+		if o == "*" {
+			out["*"] = true
+			continue
+		}
+		n, ok := normalOrigin(o)
+		if !ok {
+			return nil, fmt.Errorf("mcp: allowed origin %q is not \"*\" or scheme://host[:port]", o)
+		}
+		out[n] = true
+	}
+	return out, nil
+}
+
+// normalOrigin returns the canonical form of an origin, and false for
+// anything that is not an http(s) origin.
+func normalOrigin(o string) (string, bool) {
+	u, err := url.Parse(strings.TrimSuffix(o, "/"))
+	if err != nil || u.Host == "" || u.User != nil || u.Path != "" || u.RawQuery != "" || u.Fragment != "" || u.Opaque != "" {
+		return "", false
+	}
+	scheme := strings.ToLower(u.Scheme)
+	host, port := strings.ToLower(u.Hostname()), u.Port()
+	if scheme != "http" && scheme != "https" || host == "" {
+		return "", false
+	}
+	if port == "80" && scheme == "http" || port == "443" && scheme == "https" {
+		port = ""
+	}
+	if strings.Contains(host, ":") {
+		host = "[" + host + "]"
+	}
+	if port != "" {
+		host += ":" + port
+	}
+	return scheme + "://" + host, true
+}
+
+// checkOrigin refuses, with 403, a request whose Origin header is present
+// and not allowed (see Config.AllowedOrigins). An Origin of "null" (a
+// sandboxed frame, a file) is never allowed but by "*".
+func checkOrigin(allowed map[string]bool, next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		values := r.Header.Values("Origin")
+		if len(values) == 0 || allowed["*"] {
+			next.ServeHTTP(w, r)
+			return
+		}
+		for _, v := range values {
+			if n, ok := normalOrigin(strings.TrimSpace(v)); !ok || !allowed[n] {
+				w.Header().Set("Content-Type", "application/json")
+				w.WriteHeader(http.StatusForbidden)
+				_, _ = w.Write([]byte(`{"detail":"Requests from this web origin are not allowed. A browser page may call this endpoint only from an origin the server allows.","error":"origin_not_allowed"}`))
+				return
+			}
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
 // pathKeys serves /mcp/k/<key> as /mcp with the key in X-API-Key (which
 // then wins over any other key header), so that nothing after it sees the
 // key in a path, and answers 404 for any other path below /mcp/.
@@ -443,6 +523,11 @@ func pathKeys(next http.Handler) http.Handler {
 		r = r.WithContext(context.WithValue(r.Context(), httpRequestKey{}, new(sync.Mutex)))
 		p := r.URL.Path
 		switch {
+		case !isClean(p):
+			// Only the clean spelling is served, so that what logs
+			// redact (/mcp/k/{key}) is the one path a key travels in.
+			// net/http's ServeMux redirects others before they get here.
+			notFound(w)
 		case p == "/mcp" || p == "/mcp/":
 			next.ServeHTTP(w, r)
 		case strings.HasPrefix(p, PathKeyPrefix):
@@ -459,6 +544,13 @@ func pathKeys(next http.Handler) http.Handler {
 			notFound(w)
 		}
 	})
+}
+
+// isClean reports whether p is its own cleaned form, a trailing slash
+// aside.
+func isClean(p string) bool {
+	c := path.Clean(p)
+	return c == p || c+"/" == p
 }
 
 func notFound(w http.ResponseWriter) {
