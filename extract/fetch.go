@@ -52,6 +52,11 @@ func fromURL(ctx context.Context, rawURL string, opts Options, guard func(netip.
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("extract: %w", err)
 	}
+	release, err := admit(ctx, len(body))
+	if err != nil {
+		return nil, err
+	}
+	defer release()
 	text := decodeBytes(body, contentType)
 	var p *Page
 	if mt, _, _ := mime.ParseMediaType(contentType); mt == "text/plain" {

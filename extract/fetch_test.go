@@ -5,6 +5,7 @@ import (
 	"compress/flate"
 	"compress/gzip"
 	"compress/zlib"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -420,4 +421,30 @@ func TestBlockedReasonPublic(t *testing.T) {
 	for _, s := range []string{"93.184.215.14", "8.8.8.8", "2606:4700::1111", "::ffff:8.8.8.8", "172.32.0.1", "100.128.0.1"} {
 		assert.Empty(t, blockedReason(netip.MustParseAddr(s)), s)
 	}
+}
+
+func TestFromURLAsksAdmissionWithThePageSize(t *testing.T) {
+	page := "<html><body><article><p>" + strings.Repeat("Admission weighs the page. ", 40) + "</p></article></body></html>"
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html")
+		_, _ = io.WriteString(w, page)
+	}))
+	t.Cleanup(srv.Close)
+	opts := Options{AllowPrivate: true}
+
+	var asked, released int
+	ctx := WithAdmission(t.Context(), func(ctx context.Context, n int) (func(), error) {
+		asked = n
+		return func() { released++ }, nil
+	})
+	p, err := FromURL(ctx, srv.URL, opts)
+	require.NoError(t, err)
+	assert.Contains(t, p.Text, "Admission weighs the page.")
+	assert.Equal(t, len(page), asked, "admission sees the bytes read")
+	assert.Equal(t, 1, released, "released once the extraction is done")
+
+	busy := errors.New("busy")
+	ctx = WithAdmission(t.Context(), func(context.Context, int) (func(), error) { return nil, busy })
+	_, err = FromURL(ctx, srv.URL, opts)
+	assert.ErrorIs(t, err, busy, "a refusal is returned as it is")
 }

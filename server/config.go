@@ -75,11 +75,19 @@ type Config struct {
 	// MaxWork caps the weight of the analysis work in flight in this
 	// process; 0 means DefaultMaxWork, negative means no cap. A request
 	// weighs 2,000 plus the bytes of its query or body, at most the longest
-	// text accepted (100,000 by default); one that fetches a page weighs a
-	// quarter of the fetch cap more (1.4 million by default). Past the cap a
-	// request waits up to MaxWorkWait, then gets 503 with Retry-After,
-	// without being counted against its key's allowance.
+	// text accepted (100,000 by default); one that fetches a page weighs
+	// 2,000 while it fetches (see MaxFetches), then a third of the page's
+	// bytes more (plus 100,000 for qa) while it extracts and answers. Past
+	// the cap a request waits up to MaxWorkWait, then gets 503 with
+	// Retry-After, without being counted against its key's allowance; a
+	// fetched page waits for room until the request's deadline (504).
 	MaxWork int64
+	// MaxFetches caps the requests of this process that fetch a page at
+	// once (/text, qa with url); 0 means DefaultMaxFetches (16), negative
+	// means no cap. Past it a request waits up to MaxWorkWait, then gets
+	// 503 with Retry-After, uncounted. A fetched page is then weighed
+	// under MaxWork by its size before it is extracted.
+	MaxFetches int
 	// MaxWorkWait is how long a request may wait for room under MaxWork; 0
 	// means DefaultMaxWorkWait (1 s), negative means not at all.
 	MaxWorkWait time.Duration
@@ -150,6 +158,9 @@ func (c Config) withDefaults() Config {
 	}
 	if c.MaxWork == 0 {
 		c.MaxWork = DefaultMaxWork
+	}
+	if c.MaxFetches == 0 {
+		c.MaxFetches = DefaultMaxFetches
 	}
 	if c.MaxWorkWait == 0 {
 		c.MaxWorkWait = DefaultMaxWorkWait

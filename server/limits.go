@@ -4,11 +4,13 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"sync"
 	"time"
 
+	"github.com/textanalysis/go-textanalysis/extract"
 	"github.com/textanalysis/go-textanalysis/server/access"
 )
 
@@ -32,11 +34,17 @@ const (
 	// workBase is the weight of any request, whatever its input: decoding,
 	// the answer, the request's own buffers.
 	workBase = 2_000
-	// pageWorkPerByte divides the fetch cap into the weight of a fetch:
-	// extracting a page takes about 22 bytes of heap per byte of HTML (a
-	// 5 MiB page: 117 MB), a quarter of what analysing a code point of text
-	// takes at most, rounded to be safe.
-	pageWorkPerByte = 4
+	// pageWorkPerByte divides a fetched page's size into the weight of
+	// its extraction: extracting a page takes about 22 bytes of heap per
+	// byte of HTML (a 5 MiB page: 117 MB), about a quarter of the 80 bytes
+	// analysing a code point of text takes at most; a third, to be safe.
+	pageWorkPerByte = 3
+	// DefaultMaxFetches is how many requests of a process may fetch a page
+	// at once when Config.MaxFetches is zero. A fetch mostly waits on the
+	// network and takes no work weight until its page has arrived, but it
+	// holds the page's bytes (up to the fetch cap, 5 MiB): 16 fetches hold
+	// at most 80 MiB.
+	DefaultMaxFetches = 16
 )
 
 // workLimiter bounds the weight of the work in flight. Unlike a FIFO
@@ -88,26 +96,28 @@ func (l *workLimiter) release(weight int64) {
 // can still run alone), waiting at most l.wait. It returns the weight to
 // release, or false when the server is too busy.
 func (l *workLimiter) acquire(ctx context.Context, weight int64) (int64, bool) {
-	weight = min(weight, l.total)
-	ok, freed := l.tryAcquire(weight)
-	if ok {
-		return weight, true
-	}
 	if l.wait <= 0 {
-		return 0, false
+		weight = min(weight, l.total)
+		ok, _ := l.tryAcquire(weight)
+		return weight, ok
 	}
-	timer := time.NewTimer(l.wait)
-	defer timer.Stop()
+	ctx, cancel := context.WithTimeout(ctx, l.wait)
+	defer cancel()
+	return l.acquireUntil(ctx, weight)
+}
+
+// acquireUntil takes weight (at most the total), waiting while ctx lasts.
+func (l *workLimiter) acquireUntil(ctx context.Context, weight int64) (int64, bool) {
+	weight = min(weight, l.total)
 	for {
+		ok, freed := l.tryAcquire(weight)
+		if ok {
+			return weight, true
+		}
 		select {
 		case <-freed:
-		case <-timer.C:
-			return 0, false
 		case <-ctx.Done():
 			return 0, false
-		}
-		if ok, freed = l.tryAcquire(weight); ok {
-			return weight, true
 		}
 	}
 }
@@ -120,7 +130,8 @@ func (l *workLimiter) acquire(ctx context.Context, weight int64) (int64, bool) {
 // bytes of the query or body, which are at least as many as the code
 // points of the text they carry, capped at the longest text accepted
 // (a longer one is a cheap 422), plus workBase; a request that may fetch a
-// page weighs the fetch cap. A POST body is read before the weight is
+// page takes one of MaxFetches slots and workBase, and its page is weighed
+// once it has arrived (admitPage). A POST body is read before the weight is
 // taken, so that a slow client holds none while it sends; only a request
 // that presents a known key has its body read this early, as it would be
 // just after, so that strangers without a key cost no more than before;
@@ -156,6 +167,15 @@ func (s *Server) limited(op operation, next http.Handler) http.Handler {
 		} else {
 			size = len(r.URL.RawQuery)
 		}
+		if op.Fetches && s.fetches != nil {
+			slot, ok := s.fetches.acquire(r.Context(), 1)
+			if !ok {
+				setOperation(r.Context(), op.ID)
+				s.writeOverloaded(w, r)
+				return
+			}
+			defer s.fetches.release(slot)
+		}
 		weight, ok := s.work.acquire(r.Context(), s.weight(op, size))
 		if !ok {
 			setOperation(r.Context(), op.ID)
@@ -163,17 +183,39 @@ func (s *Server) limited(op operation, next http.Handler) http.Handler {
 			return
 		}
 		defer s.work.release(weight)
+		if op.Fetches {
+			r = r.WithContext(extract.WithAdmission(r.Context(), s.admitPage(op)))
+		}
 		next.ServeHTTP(w, r)
 	})
 }
 
-// weight is the work an operation with an input of size bytes may take.
+// weight is the work an operation with an input of size bytes takes
+// before any page is fetched.
 func (s *Server) weight(op operation, size int) int64 {
 	if op.Fetches {
-		// The page's text is analysed too (qa with url).
-		return workBase + s.an.MaxPageBytes()/pageWorkPerByte + int64(s.an.Limits().MaxTextRunes)
+		return workBase // the page is weighed once fetched: admitPage
 	}
 	return workBase + int64(min(size, s.an.Limits().MaxTextRunes))
+}
+
+// admitPage weighs a fetched page before it is extracted, by its size,
+// plus the longest text for an operation that analyses the page's text
+// (qa with url). By then the request has been counted, so it is not
+// refused for want of room: it waits, until its deadline at most (504).
+// The page's bytes are already held, and at most MaxFetches of them.
+func (s *Server) admitPage(op operation) extract.Admission {
+	extra := int64(0)
+	if op.Path == "/qa" {
+		extra = int64(s.an.Limits().MaxTextRunes)
+	}
+	return func(ctx context.Context, pageBytes int) (func(), error) {
+		weight, ok := s.work.acquireUntil(ctx, int64(pageBytes)/pageWorkPerByte+extra)
+		if !ok {
+			return nil, fmt.Errorf("server: wait for room to extract a page: %w", ctx.Err())
+		}
+		return func() { s.work.release(weight) }, nil
+	}
 }
 
 // fetchesURL reports whether a POST body asks for a page (a url that is

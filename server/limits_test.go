@@ -137,7 +137,7 @@ func TestWorkWeight(t *testing.T) {
 	srv, err := New(Config{}, an)
 	require.NoError(t, err)
 	maxText := int64(textanalysis.DefaultMaxTextRunes)
-	fetch := workBase + textanalysis.DefaultMaxPageBytes/pageWorkPerByte + maxText
+	fetch := int64(workBase)
 	ner, _ := operationByID("analyze_ner_post")
 	text, _ := operationByID("get_text")
 	tests := []struct {
@@ -148,14 +148,14 @@ func TestWorkWeight(t *testing.T) {
 	}{
 		{"small text", ner, 10, workBase + 10},
 		{"text at the cap", ner, int(maxText) + 500_000, workBase + maxText},
-		{"fetch", text, 30, fetch},
+		{"fetch, before the page arrives", text, 30, fetch},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			assert.Equal(t, tt.want, srv.weight(tt.op, tt.size))
 		})
 	}
-	assert.Less(t, fetch, int64(DefaultMaxWork), "a fetch fits under the default cap")
+	assert.Less(t, textanalysis.DefaultMaxPageBytes/pageWorkPerByte+maxText, int64(DefaultMaxWork), "the largest page, for qa, fits under the default cap")
 
 	for body, want := range map[string]bool{
 		`{"question":"q","url":"https://example.com/"}`: true,
@@ -264,4 +264,43 @@ func TestDisplayAmplificationIs422(t *testing.T) {
 func acquired(l *workLimiter, weight int64) bool {
 	ok, _ := l.tryAcquire(weight)
 	return ok
+}
+
+// A fetched page is weighed by its size once it has arrived; the request
+// was counted by then, so it waits for room until its deadline rather
+// than being refused.
+func TestPageAdmission(t *testing.T) {
+	srv, _, _ := limitedServer(t, Config{MaxWork: 1_000_000}, 10)
+	text, _ := operationByID("get_text_post")
+	qa, _ := operationByID("qa_post")
+
+	release, err := srv.admitPage(text)(t.Context(), 300_000)
+	require.NoError(t, err)
+	assert.Equal(t, int64(100_000), srv.work.used, "a third of the page's bytes")
+	release()
+	release, err = srv.admitPage(qa)(t.Context(), 300_000)
+	require.NoError(t, err)
+	assert.Equal(t, int64(100_000+textanalysis.DefaultMaxTextRunes), srv.work.used, "qa analyses the page's text too")
+	release()
+	assert.Zero(t, srv.work.used)
+
+	fill(t, srv)
+	ctx, cancel := context.WithTimeout(t.Context(), 50*time.Millisecond)
+	defer cancel()
+	_, err = srv.admitPage(text)(ctx, 1000)
+	assert.ErrorIs(t, err, context.DeadlineExceeded, "no room until the deadline: the request times out (504)")
+}
+
+// Past MaxFetches, a request that would fetch a page answers 503 before it
+// is counted; other operations are not held back.
+func TestFetchSlots(t *testing.T) {
+	srv, ts, key := limitedServer(t, Config{MaxFetches: 1, MaxWorkWait: -1}, 10)
+	require.True(t, acquired(srv.fetches, 1))
+	t.Cleanup(func() { srv.fetches.release(1) })
+	res := call(t, "POST", ts.URL+"/text", key, `{"url":"http://example.invalid/"}`)
+	assert.Equal(t, http.StatusServiceUnavailable, res.status)
+	assert.Equal(t, "1", res.header.Get("Retry-After"))
+	assert.Equal(t, "10", res.header.Get("X-Gw-Remaining"), "a 503 is not counted")
+	res = call(t, "GET", ts.URL+"/sentiment?text=ok", key, "")
+	assert.Equal(t, http.StatusOK, res.status, "analyses of given text are not held back by fetches")
 }

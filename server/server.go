@@ -41,6 +41,7 @@ type Server struct {
 	api        http.Handler // the mux without the outer middleware: MCP tool calls run through it
 	metrics    *metrics
 	work       *workLimiter // nil: no cap on concurrent work
+	fetches    *workLimiter // nil: no cap on concurrent page fetches
 }
 
 // MaxHeaderBytes caps a request's URL and headers together: 64 KiB (Go's
@@ -62,6 +63,7 @@ func New(cfg Config, an *textanalysis.Analyzer) (*Server, error) {
 	s := &Server{cfg: cfg.withDefaults(), an: an, now: time.Now, metrics: newMetrics()}
 	s.log = slog.New(redactLogs(s.cfg.Logger.Handler()))
 	s.work = newWorkLimiter(s.cfg.MaxWork, s.cfg.MaxWorkWait)
+	s.fetches = newWorkLimiter(int64(s.cfg.MaxFetches), s.cfg.MaxWorkWait)
 	doc, err := json.Marshal(s.openAPI())
 	if err != nil {
 		return nil, fmt.Errorf("server: build openapi: %w", err)

@@ -232,6 +232,7 @@ Examples:
 			&cli.IntFlag{Name: "max-conns", Value: server.DefaultMaxConns, EnvVars: []string{"TEXTANALYSIS_MAX_CONNS"}, Usage: "most open connections, `N` (negative: no cap); more are closed at once"},
 			&cli.IntFlag{Name: "max-conns-per-addr", Value: server.DefaultMaxConnsPerAddr, EnvVars: []string{"TEXTANALYSIS_MAX_CONNS_PER_ADDR"}, Usage: "most open connections from one client address (IPv6: one /64), `N` (negative: no cap); trusted proxies are exempt"},
 			&cli.Int64Flag{Name: "max-work", Value: server.DefaultMaxWork, EnvVars: []string{"TEXTANALYSIS_MAX_WORK"}, Usage: "weight of analysis work in flight, `N` code points (negative: no cap); past it 503 with Retry-After"},
+			&cli.IntFlag{Name: "max-fetches", Value: server.DefaultMaxFetches, EnvVars: []string{"TEXTANALYSIS_MAX_FETCHES"}, Usage: "page fetches in flight, `N` (negative: no cap); past it 503 with Retry-After"},
 		},
 		Action: func(c *cli.Context) error {
 			var level slog.Level
@@ -240,7 +241,7 @@ Examples:
 			}
 			logger := slog.New(slog.NewJSONHandler(c.App.ErrWriter, &slog.HandlerOptions{Level: level}))
 			cfg := server.Config{Addr: c.String("addr"), BaseURL: c.String("base-url"), DeveloperURL: c.String("developer-url"), OperatorEmail: c.String("operator-email"), Logger: logger}
-			cfg.MaxConns, cfg.MaxConnsPerAddr, cfg.MaxWork = c.Int("max-conns"), c.Int("max-conns-per-addr"), c.Int64("max-work")
+			cfg.MaxConns, cfg.MaxConnsPerAddr, cfg.MaxWork, cfg.MaxFetches = c.Int("max-conns"), c.Int("max-conns-per-addr"), c.Int64("max-work"), c.Int("max-fetches")
 			cfg.AdminAddr = c.String("admin-addr")
 			if cfg.AdminAddr == "" {
 				cfg.AdminAddr = "off"
