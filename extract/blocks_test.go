@@ -64,7 +64,7 @@ func TestMainTextBlocks(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			doc := testParse(t, []byte("<html><body>" + tt.body + "</body></html>"))
+			doc := testParse(t, []byte("<html><body>"+tt.body+"</body></html>"))
 			text := testMainText(t, doc, "")
 			require.NotEmpty(t, text)
 			for _, s := range tt.contains {

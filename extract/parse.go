@@ -66,10 +66,10 @@ var voidTags = map[atom.Atom]bool{
 type treeBuilder struct {
 	doc, html, head, body *html.Node
 	stack                 []*html.Node
-	open                  []openElem       // open[i] describes stack[i]
+	open                  []openElem          // open[i] describes stack[i]
 	innermost             map[atom.Atom]int32 // element → index of its innermost open element
 	innermostNamed        map[string]int32    // the same for elements without an atom, by name
-	depth                 int              // nesting of noscript parses
+	depth                 int                 // nesting of noscript parses
 	w                     *work
 
 	pendNode *html.Node // the text node that pend holds the text of, if any
