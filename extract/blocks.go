@@ -79,7 +79,7 @@ func newExtraction(body *html.Node, strict bool, trusted map[*html.Node]bool, sh
 	e := &extraction{body: body, strict: strict, trusted: trusted, stats: make(map[*html.Node]*stats, 256), sh: sh}
 	e.addOrder = sh.order == nil
 	if e.addOrder {
-		e.order = append(make([]*html.Node, 0, 256), body)
+		e.order = append(make([]*html.Node, 0, sh.w.nodes+1), body)
 	}
 	e.walk(body, body, false, false, -1)
 	if e.addOrder {
@@ -793,7 +793,7 @@ func (e *extraction) leadLike(b *block) bool {
 	if e.quoted.test(b.owner) {
 		return false // a pull quote
 	}
-	if leadClass(b.owner) {
+	if e.sh.leadClass(b.owner) {
 		return true
 	}
 	if b.heading && b.chars < 50 {
@@ -812,21 +812,37 @@ var leadWords = setOf("lead", "lede", "intro", "introduction", "teaser", "excerp
 	"kicker", "dek", "strapline", "synopsis", "vorspann", "entradilla", "bajada", "sapo")
 
 // leadClass reports a class or id on n or its two parents naming a lead.
-func leadClass(n *html.Node) bool {
+func (s *shared) leadClass(n *html.Node) bool {
 	for i := 0; i < 3 && n != nil && n.Type == html.ElementNode; i++ {
-		for _, a := range n.Attr {
-			if a.Key != "class" && a.Key != "id" {
-				continue
-			}
-			var v wordVerdict
-			v.scan(a.Val)
-			if v.lead {
-				return true
-			}
+		if s.namesLead(n) {
+			return true
 		}
 		n = n.Parent
 	}
 	return false
+}
+
+// namesLead reports a class or id of n naming a lead. The answer is
+// remembered: many short blocks under one element with a long class list
+// must not scan it once each.
+func (s *shared) namesLead(n *html.Node) bool {
+	if len(n.Attr) == 0 {
+		return false
+	}
+	if v, ok := s.lead[n]; ok {
+		return v
+	}
+	var v wordVerdict
+	for _, a := range n.Attr {
+		if a.Key == "class" || a.Key == "id" {
+			v.scan(a.Val)
+		}
+	}
+	if s.lead == nil {
+		s.lead = map[*html.Node]bool{}
+	}
+	s.lead[n] = v.lead
+	return v.lead
 }
 
 func digitShare(s string) float64 {
@@ -897,7 +913,8 @@ func (e *extraction) shortPage(title string) string {
 type shared struct {
 	w     *work
 	facts map[*html.Node]subtreeFacts
-	order []*html.Node // extraction.order
+	order []*html.Node        // extraction.order
+	lead  map[*html.Node]bool // namesLead
 }
 
 // subtreeFacts sum up the subtree of a <p> or <header>.

@@ -32,6 +32,7 @@ type work struct {
 	ctx   context.Context
 	left  int // nodes left
 	limit int // the budget; zero or less is none
+	nodes int // nodes counted
 	steps int
 	err   error
 }
@@ -44,6 +45,7 @@ func newWork(ctx context.Context, opts Options) *work {
 // node counts one node added to the tree. Past the budget, w fails with
 // ErrTooComplex, wrapped; the caller sees it at its next step.
 func (w *work) node() {
+	w.nodes++
 	if w.limit > 0 {
 		if w.left--; w.left < 0 && w.err == nil {
 			w.err = fmt.Errorf("%w: more than %d elements and runs of text", ErrTooComplex, w.limit)
