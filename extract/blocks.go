@@ -50,8 +50,7 @@ type extraction struct {
 	// first pass makes it and the others share it.
 	order    []*html.Node
 	addOrder bool
-	// Memoised ancestor tests for collect and leads.
-	underKeep, underScope, quoted *ancestorTest
+	quoted   *ancestorTest // in a <blockquote>, for leadLike; made on demand
 
 	cur       strings.Builder
 	curChars  int
@@ -723,10 +722,10 @@ const maxAlts = 10
 func (e *extraction) collect(keep map[*html.Node]bool, scope *html.Node, title string) string {
 	var out []*block
 	first := -1
-	e.underKeep = newAncestorTest(func(n *html.Node) bool { return keep[n] }, func(n *html.Node) bool { return n == e.body })
+	underKeep := newAncestorTest(func(n *html.Node) bool { return keep[n] }, func(n *html.Node) bool { return n == e.body })
 	for i := range e.blocks {
 		b := &e.blocks[i]
-		if !e.underKeep.test(b.owner) {
+		if !underKeep.test(b.owner) {
 			continue
 		}
 		if first < 0 {
@@ -762,10 +761,10 @@ func (e *extraction) collect(keep map[*html.Node]bool, scope *html.Node, title s
 // block first inside scope, in document order.
 func (e *extraction) leads(first int, scope *html.Node, title string) []*block {
 	var leads []*block
-	e.underScope = newAncestorTest(func(n *html.Node) bool { return n == scope }, never)
+	inScope := newAncestorTest(func(n *html.Node) bool { return n == scope }, never)
 	for i := first - 1; i >= 0 && len(leads) < 3; i-- {
 		b := &e.blocks[i]
-		if !e.underScope.test(b.owner) {
+		if !inScope.test(b.owner) {
 			break
 		}
 		if e.leadLike(b) && e.keepBlock(b, title) {

@@ -224,7 +224,6 @@ func (t *treeBuilder) popTo(i int) {
 	for k := len(t.stack) - 1; k >= i; k-- {
 		t.setInnermost(t.stack[k], t.open[k].prevSame)
 	}
-	clear(t.stack[i:]) // let the closed elements' memory go with the tree
 	t.stack = t.stack[:i]
 	t.open = t.open[:i]
 }
