@@ -64,8 +64,9 @@ func nestedDivPage() []byte {
 	return []byte(strings.Repeat("<div>", size/5) + "<p>Some words, with commas, to end the page.</p>")
 }
 
-// BenchmarkNestedDivPage extracts the 4.5 MiB nested-div page of issue 12
-// (about 8 s before the tree builder kept its open-element index).
+// BenchmarkNestedDivPage extracts the 4.5 MiB nested-div page of issue 12:
+// about 4 s of CPU before the tree builder indexed its open elements,
+// 0.4 s after.
 func BenchmarkNestedDivPage(b *testing.B) {
 	benchExtract(b, nestedDivPage())
 }
