@@ -42,6 +42,15 @@ type extraction struct {
 	cands      []softCand
 	firstBlock map[*html.Node]int // owner → index of its first block, built on demand
 	scored     []*html.Node       // candidates in the order they were first scored (document order)
+	sh         *shared            // what the passes over one page share
+	// order lists body and the elements walk enters, in document order: a
+	// parent before its children, so that going through it backwards sums
+	// subtrees in one pass instead of one walk up per block. Every pass
+	// enters the same elements (only hard skips prune the walk), so the
+	// first pass makes it and the others share it.
+	order    []*html.Node
+	addOrder bool
+	quoted   *ancestorTest // in a <blockquote>, for leadLike; made on demand
 
 	cur       strings.Builder
 	curChars  int
@@ -63,9 +72,19 @@ var blockTags = map[atom.Atom]bool{
 	atom.Html: true,
 }
 
-func newExtraction(body *html.Node, strict bool, trusted map[*html.Node]bool) *extraction {
-	e := &extraction{body: body, strict: strict, trusted: trusted, stats: make(map[*html.Node]*stats, 256)}
+// newExtraction walks body. When sh.w fails (the context ended) it stops
+// early, and sh.w.err says so.
+func newExtraction(body *html.Node, strict bool, trusted map[*html.Node]bool, sh *shared) *extraction {
+	e := &extraction{body: body, strict: strict, trusted: trusted, stats: make(map[*html.Node]*stats, 256), sh: sh}
+	e.addOrder = sh.order == nil
+	if e.addOrder {
+		e.order = append(make([]*html.Node, 0, sh.w.nodes+1), body)
+	}
 	e.walk(body, body, false, false, -1)
+	if e.addOrder {
+		sh.order = e.order
+	}
+	e.order = sh.order
 	e.flush(body, -1)
 	e.dropSoft()
 	return e
@@ -88,7 +107,7 @@ func (e *extraction) skip(n *html.Node) (hard, soft bool) {
 	if furnitureTags[n.DataAtom] {
 		// Page and article headers (logo, title, byline), but not a
 		// header that holds the lead paragraph.
-		return false, n.DataAtom != atom.Header || !hasLongParagraph(n, 100)
+		return false, n.DataAtom != atom.Header || !e.sh.longParagraph(n)
 	}
 	if len(n.Attr) == 0 {
 		return false, false
@@ -107,7 +126,7 @@ func (e *extraction) skip(n *html.Node) (hard, soft bool) {
 			// A paragraph of prose is not a title or an info box, whatever
 			// its class says ("<p class=title>" holding the first
 			// paragraph); only strong words (caption, share) drop it.
-			if n.DataAtom == atom.P && !strongClass(n) && textLen(n) >= 150 {
+			if n.DataAtom == atom.P && !strongClass(n) && e.sh.textLen(n) >= 150 {
 				return false, false
 			}
 			return false, true
@@ -122,9 +141,15 @@ func (e *extraction) walk(n, owner *html.Node, inLink, inPre bool, cand int32) {
 		case html.TextNode:
 			e.addText(c.Data, inLink, inPre)
 		case html.ElementNode:
+			if e.sh.w.step() != nil {
+				return // the context ended; newExtraction's caller reports it
+			}
 			hard, soft := e.skip(c)
 			if hard {
 				continue
+			}
+			if e.addOrder {
+				e.order = append(e.order, c)
 			}
 			cc := cand
 			if soft {
@@ -182,8 +207,14 @@ func (e *extraction) dropSoft() {
 	for i := range e.blocks {
 		b := &e.blocks[i]
 		total += b.chars
-		for c := b.cand; c >= 0; c = e.cands[c].parent {
-			e.cands[c].chars += b.chars
+		if b.cand >= 0 {
+			e.cands[b.cand].chars += b.chars
+		}
+	}
+	// Children come after their parents: sum them up backwards.
+	for i := len(e.cands) - 1; i >= 0; i-- {
+		if p := e.cands[i].parent; p >= 0 {
+			e.cands[p].chars += e.cands[i].chars
 		}
 	}
 	for i := range e.cands {
@@ -201,13 +232,18 @@ func (e *extraction) dropSoft() {
 	e.blocks = kept
 	for i := range e.blocks {
 		b := &e.blocks[i]
-		for n := b.owner; n != nil; n = n.Parent {
-			st := e.stat(n)
-			st.chars += b.chars
-			st.linkChars += b.linkChars
-			if n == e.body {
-				break
-			}
+		st := e.stat(b.owner)
+		st.chars += b.chars
+		st.linkChars += b.linkChars
+	}
+	// Every owner is body or in order, after its ancestors: add each
+	// element's sums to its parent's, backwards, up to body.
+	for i := len(e.order) - 1; i > 0; i-- {
+		n := e.order[i]
+		if st := e.stats[n]; st != nil {
+			ps := e.stat(n.Parent)
+			ps.chars += st.chars
+			ps.linkChars += st.linkChars
 		}
 	}
 }
@@ -424,16 +460,20 @@ func (e *extraction) text(title string) string {
 	if top == nil {
 		return e.shortPage(title)
 	}
-	for _, n := range cands {
-		sc := e.stats[n].score
-		for p := n; p != nil; p = p.Parent {
-			st := e.stat(p)
-			if st.best >= sc {
-				break // an ancestor already has as good a descendant
-			}
-			st.best = sc
-			if p == e.body {
-				break
+	// best is the best score in each subtree (at least 0): children
+	// come after their parents in order, so one pass backwards sums it up.
+	for i := len(e.order) - 1; i >= 0; i-- {
+		n := e.order[i]
+		st := e.stats[n]
+		if st == nil {
+			continue
+		}
+		if st.scored && st.score > st.best {
+			st.best = st.score
+		}
+		if n != e.body {
+			if ps := e.stats[n.Parent]; ps != nil && st.best > ps.best {
+				ps.best = st.best
 			}
 		}
 	}
@@ -479,14 +519,15 @@ func (e *extraction) refineTop(top *html.Node, cands []*html.Node) *html.Node {
 		alts = alts[:maxAlts]
 	}
 	if len(alts) >= 3 {
-		for p := top.Parent; p != nil && p != e.body.Parent; p = p.Parent {
-			n := 0
-			for _, a := range alts {
-				if isAncestor(p, a) {
-					n++
-				}
+		// How many alternatives each element holds (itself included).
+		holds := map[*html.Node]int{}
+		for _, a := range alts {
+			for p := a; p != nil; p = p.Parent {
+				holds[p]++
 			}
-			if n >= 3 {
+		}
+		for p := top.Parent; p != nil && p != e.body.Parent; p = p.Parent {
+			if holds[p] >= 3 {
 				top = p
 				break
 			}
@@ -532,14 +573,44 @@ func onlyElementChild(p *html.Node) *html.Node {
 	return only
 }
 
-func isAncestor(a, n *html.Node) bool {
+// An ancestorTest tells whether a node or one of its ancestors is a hit
+// (the search ends, false, after a stop node) in amortised constant time
+// over many nodes: it remembers the answer for every node it passes.
+type ancestorTest struct {
+	hit, stop func(*html.Node) bool
+	memo      map[*html.Node]bool
+	path      []*html.Node
+}
+
+func newAncestorTest(hit, stop func(*html.Node) bool) *ancestorTest {
+	return &ancestorTest{hit: hit, stop: stop, memo: map[*html.Node]bool{}}
+}
+
+func (a *ancestorTest) test(n *html.Node) bool {
+	a.path = a.path[:0]
+	found := false
 	for ; n != nil; n = n.Parent {
-		if n == a {
-			return true
+		if v, ok := a.memo[n]; ok {
+			found = v
+			break
+		}
+		a.path = append(a.path, n)
+		if a.hit(n) {
+			found = true
+			break
+		}
+		if a.stop(n) {
+			break
 		}
 	}
-	return false
+	// Every node passed answers the same: below the hit, or not.
+	for _, p := range a.path {
+		a.memo[p] = found
+	}
+	return found
 }
+
+func never(*html.Node) bool { return false }
 
 func attr(n *html.Node, key string) string {
 	for _, a := range n.Attr {
@@ -651,9 +722,10 @@ const maxAlts = 10
 func (e *extraction) collect(keep map[*html.Node]bool, scope *html.Node, title string) string {
 	var out []*block
 	first := -1
+	underKeep := newAncestorTest(func(n *html.Node) bool { return keep[n] }, func(n *html.Node) bool { return n == e.body })
 	for i := range e.blocks {
 		b := &e.blocks[i]
-		if !under(b.owner, keep, e.body) {
+		if !underKeep.test(b.owner) {
 			continue
 		}
 		if first < 0 {
@@ -689,12 +761,13 @@ func (e *extraction) collect(keep map[*html.Node]bool, scope *html.Node, title s
 // block first inside scope, in document order.
 func (e *extraction) leads(first int, scope *html.Node, title string) []*block {
 	var leads []*block
+	inScope := newAncestorTest(func(n *html.Node) bool { return n == scope }, never)
 	for i := first - 1; i >= 0 && len(leads) < 3; i-- {
 		b := &e.blocks[i]
-		if !isAncestor(scope, b.owner) {
+		if !inScope.test(b.owner) {
 			break
 		}
-		if leadLike(b) && e.keepBlock(b, title) {
+		if e.leadLike(b) && e.keepBlock(b, title) {
 			leads = append(leads, b)
 			continue
 		}
@@ -708,16 +781,18 @@ func (e *extraction) leads(first int, scope *html.Node, title string) []*block {
 
 // leadLike reports a block that can be an article's lead: prose, not
 // links, not a pull quote, not a dateline.
-func leadLike(b *block) bool {
+func (e *extraction) leadLike(b *block) bool {
 	if b.chars < 30 || b.linkChars*10 > b.chars*3 || b.owner.DataAtom == atom.H1 {
 		return false
 	}
-	for p := b.owner; p != nil && p.Type == html.ElementNode; p = p.Parent {
-		if p.DataAtom == atom.Blockquote {
-			return false // a pull quote
-		}
+	if e.quoted == nil {
+		e.quoted = newAncestorTest(func(n *html.Node) bool { return n.Type == html.ElementNode && n.DataAtom == atom.Blockquote },
+			func(n *html.Node) bool { return n.Type != html.ElementNode })
 	}
-	if leadClass(b.owner) {
+	if e.quoted.test(b.owner) {
+		return false // a pull quote
+	}
+	if e.sh.leadClass(b.owner) {
 		return true
 	}
 	if b.heading && b.chars < 50 {
@@ -736,21 +811,37 @@ var leadWords = setOf("lead", "lede", "intro", "introduction", "teaser", "excerp
 	"kicker", "dek", "strapline", "synopsis", "vorspann", "entradilla", "bajada", "sapo")
 
 // leadClass reports a class or id on n or its two parents naming a lead.
-func leadClass(n *html.Node) bool {
+func (s *shared) leadClass(n *html.Node) bool {
 	for i := 0; i < 3 && n != nil && n.Type == html.ElementNode; i++ {
-		for _, a := range n.Attr {
-			if a.Key != "class" && a.Key != "id" {
-				continue
-			}
-			var v wordVerdict
-			v.scan(a.Val)
-			if v.lead {
-				return true
-			}
+		if s.namesLead(n) {
+			return true
 		}
 		n = n.Parent
 	}
 	return false
+}
+
+// namesLead reports a class or id of n naming a lead. The answer is
+// remembered: many short blocks under one element with a long class list
+// must not scan it once each.
+func (s *shared) namesLead(n *html.Node) bool {
+	if len(n.Attr) == 0 {
+		return false
+	}
+	if v, ok := s.lead[n]; ok {
+		return v
+	}
+	var v wordVerdict
+	for _, a := range n.Attr {
+		if a.Key == "class" || a.Key == "id" {
+			v.scan(a.Val)
+		}
+	}
+	if s.lead == nil {
+		s.lead = map[*html.Node]bool{}
+	}
+	s.lead[n] = v.lead
+	return v.lead
 }
 
 func digitShare(s string) float64 {
@@ -768,18 +859,6 @@ func digitShare(s string) float64 {
 		return 0
 	}
 	return float64(d) / float64(n)
-}
-
-func under(n *html.Node, keep map[*html.Node]bool, body *html.Node) bool {
-	for ; n != nil; n = n.Parent {
-		if keep[n] {
-			return true
-		}
-		if n == body {
-			return false
-		}
-	}
-	return false
 }
 
 // keepBlock filters single blocks inside the article container.
@@ -828,33 +907,61 @@ func (e *extraction) shortPage(title string) string {
 	return strings.Join(parts, "\n\n")
 }
 
-// hasLongParagraph reports a <p> of at least n bytes of text below el.
-func hasLongParagraph(el *html.Node, n int) bool {
-	for c := el.FirstChild; c != nil; c = c.NextSibling {
-		if c.Type != html.ElementNode {
-			continue
-		}
-		if c.DataAtom == atom.P && textLen(c) >= n {
-			return true
-		}
-		if hasLongParagraph(c, n) {
-			return true
-		}
-	}
-	return false
+// shared is what the extraction passes over one page share: the work
+// meter and facts about subtrees, each found once.
+type shared struct {
+	w     *work
+	facts map[*html.Node]subtreeFacts
+	order []*html.Node        // extraction.order
+	lead  map[*html.Node]bool // namesLead
 }
 
-func textLen(n *html.Node) int {
-	l := 0
+// subtreeFacts sum up the subtree of a <p> or <header>.
+type subtreeFacts struct {
+	textLen int  // bytes of text, each text node trimmed
+	longP   bool // a <p> below holds at least longParagraph bytes of text
+}
+
+// longParagraph is the text length from which a <p> makes a header hold
+// the article's lead rather than page furniture.
+const longParagraph = 100
+
+func newShared(w *work) *shared {
+	return &shared{w: w, facts: map[*html.Node]subtreeFacts{}}
+}
+
+// textLen returns the bytes of text below n, each text node trimmed.
+func (s *shared) textLen(n *html.Node) int { return s.factsOf(n).textLen }
+
+// longParagraph reports a <p> with at least longParagraph bytes of text
+// below el.
+func (s *shared) longParagraph(el *html.Node) bool { return s.factsOf(el).longP }
+
+// factsOf sums up n's subtree. It remembers the facts of every <p> and
+// <header> with element children that it meets, so that nested ones
+// (<p><table><tr><td><p>...) are each summed once, not once per
+// ancestor: the total work over a page is linear.
+func (s *shared) factsOf(n *html.Node) subtreeFacts {
+	if f, ok := s.facts[n]; ok {
+		return f
+	}
+	var f subtreeFacts
+	nested := false
 	for c := n.FirstChild; c != nil; c = c.NextSibling {
 		switch c.Type {
 		case html.TextNode:
-			l += len(strings.TrimSpace(c.Data))
+			f.textLen += len(strings.TrimSpace(c.Data))
 		case html.ElementNode:
-			l += textLen(c)
+			nested = true
+			cf := s.factsOf(c)
+			f.textLen += cf.textLen
+			f.longP = f.longP || cf.longP || c.DataAtom == atom.P && cf.textLen >= longParagraph
 		}
 	}
-	return l
+	if nested && (n.DataAtom == atom.P || n.DataAtom == atom.Header) {
+		s.facts[n] = f
+	}
+	return f
 }
 
 // linkLongBlock is the length from which a block is a paragraph with links

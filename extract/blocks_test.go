@@ -64,8 +64,8 @@ func TestMainTextBlocks(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			doc := parseHTML([]byte("<html><body>" + tt.body + "</body></html>"))
-			text := mainText(doc, "")
+			doc := testParse(t, []byte("<html><body>"+tt.body+"</body></html>"))
+			text := testMainText(t, doc, "")
 			require.NotEmpty(t, text)
 			for _, s := range tt.contains {
 				assert.Contains(t, text, s)

@@ -41,6 +41,7 @@ const (
 	CauseTooLarge    = "too_large"    // the page exceeds Options.MaxBytes
 	CauseRedirects   = "redirects"    // more than Options.MaxRedirects redirects
 	CauseRead        = "read"         // the body could not be read or decoded
+	CauseTooComplex  = "too_complex"  // the page exceeds Options.MaxNodes; wraps ErrTooComplex
 )
 
 // A FetchError reports a page that could not be fetched although its URL was

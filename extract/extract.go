@@ -13,9 +13,11 @@ import (
 // pageURL is the page's address ("" if unknown); it becomes Page.URL and
 // Page.FinalURL. The bytes may be in any charset: valid UTF-8 is taken as
 // UTF-8, else a BOM or a <meta charset> in the first 64 KiB decides, else
-// windows-1252. At most Options.MaxBytes are read; only that field of opts is
-// used. A page without an article gives a Page with empty Text, not an error;
-// errors come only from reading r or from ctx.
+// windows-1252. At most Options.MaxBytes are read; only that field and
+// MaxNodes of opts are used. A page without an article gives a Page with
+// empty Text, not an error; errors come only from reading r, from ctx
+// (checked throughout, so that a deadline stops the work) and from a page
+// over the work budget, which is ErrTooComplex.
 func FromHTML(ctx context.Context, r io.Reader, pageURL string, opts Options) (*Page, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("extract: %w", err)
@@ -27,7 +29,10 @@ func FromHTML(ctx context.Context, r io.Reader, pageURL string, opts Options) (*
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("extract: %w", err)
 	}
-	p := extractBytes(decodeBytes(b, ""), pageURL)
+	p, err := extractBytes(decodeBytes(b, ""), newWork(ctx, opts))
+	if err != nil {
+		return nil, err
+	}
 	p.URL = pageURL
 	p.FinalURL = pageURL
 	return p, nil
@@ -48,11 +53,21 @@ func readAll(r io.Reader, max int64) ([]byte, error) {
 	return io.ReadAll(io.LimitReader(r, max))
 }
 
-// extractBytes parses UTF-8 HTML and extracts text and metadata.
-func extractBytes(s []byte, pageURL string) *Page {
-	doc := parseHTML(s)
+// extractBytes parses UTF-8 HTML and extracts text and metadata. Its
+// errors are w's.
+func extractBytes(s []byte, w *work) (*Page, error) {
+	doc, err := parseHTML(s, w)
+	if err != nil {
+		return nil, err
+	}
 	m := readMeta(doc)
-	text := mainText(doc, m.title)
+	if err := w.check(); err != nil {
+		return nil, err
+	}
+	text, err := mainText(doc, m.title, w)
+	if err != nil {
+		return nil, err
+	}
 	if text == "" && m.description != "" {
 		// A page whose only text is its description (a video page, an
 		// image page) is better described by it than by nothing.
@@ -69,16 +84,21 @@ func extractBytes(s []byte, pageURL string) *Page {
 	if p.Language == "" {
 		p.Language = detectLanguage(text)
 	}
-	return p
+	return p, nil
 }
 
-// mainText finds the article in doc and returns its blocks joined by blank lines.
-func mainText(doc *html.Node, title string) string {
+// mainText finds the article in doc and returns its blocks joined by
+// blank lines. Its errors are w's.
+func mainText(doc *html.Node, title string, w *work) (string, error) {
 	body := findBody(doc)
 	if body == nil {
-		return ""
+		return "", nil
 	}
-	e := newExtraction(body, true, nil)
+	sh := newShared(w)
+	e := newExtraction(body, true, nil, sh)
+	if w.err != nil {
+		return "", w.err
+	}
 	out := e.text(title)
 	if len(out) < 500 {
 		// Class names hid (nearly) everything: a comments-only page, or a
@@ -86,7 +106,10 @@ func mainText(doc *html.Node, title string) string {
 		// article without that rule; then apply it again everywhere but
 		// on the article's ancestors, so that the captions, share boxes
 		// and related links inside the article still go.
-		e2 := newExtraction(body, false, nil)
+		e2 := newExtraction(body, false, nil, sh)
+		if w.err != nil {
+			return "", w.err
+		}
 		if out2 := e2.text(title); len(out2) > len(out)+len(out)/2 {
 			out = out2
 			if e2.top != nil {
@@ -94,14 +117,17 @@ func mainText(doc *html.Node, title string) string {
 				for n := e2.top; n != nil && n != body; n = n.Parent {
 					trusted[n] = true
 				}
-				e3 := newExtraction(body, true, trusted)
+				e3 := newExtraction(body, true, trusted, sh)
+				if w.err != nil {
+					return "", w.err
+				}
 				if out3 := e3.text(title); len(out3)*2 > len(out2) {
 					out = out3
 				}
 			}
 		}
 	}
-	return out
+	return out, w.check()
 }
 
 func findBody(n *html.Node) *html.Node {

@@ -27,8 +27,10 @@ import (
 // It returns a *URLError when the URL is unacceptable (not http or https,
 // malformed, or reaching an address that is not allowed; the latter wraps
 // ErrBlockedAddress) and a *FetchError when the page could not be fetched
-// (a deadline, Options.Timeout's or ctx's, is cause "timeout"). When ctx is
-// canceled the error wraps context.Canceled and is neither. Plain-text
+// (a deadline, Options.Timeout's or ctx's, is cause "timeout"; a page over
+// Options.MaxNodes is cause "too_complex" and wraps ErrTooComplex). When
+// ctx is canceled, or its deadline passes while the page is being
+// extracted, the error wraps ctx's error and is neither. Plain-text
 // pages are returned as they are. Each call uses its own connection: no
 // state is shared between calls.
 func FromURL(ctx context.Context, rawURL string, opts Options) (*Page, error) {
@@ -61,8 +63,11 @@ func fromURL(ctx context.Context, rawURL string, opts Options, guard func(netip.
 	var p *Page
 	if mt, _, _ := mime.ParseMediaType(contentType); mt == "text/plain" {
 		p = fromPlainText(string(text))
-	} else {
-		p = extractBytes(text, finalURL)
+	} else if p, err = extractBytes(text, newWork(ctx, opts)); err != nil {
+		if errors.Is(err, ErrTooComplex) {
+			return nil, &FetchError{URL: finalURL, Cause: CauseTooComplex, Err: err}
+		}
+		return nil, err
 	}
 	p.URL = rawURL
 	p.FinalURL = finalURL

@@ -21,6 +21,12 @@ func FuzzFromHTML(f *testing.F) {
 	}
 	f.Add([]byte(testArticle))
 	f.Add([]byte("<p>a<br>b</p><pre>x\n\n\n y</pre><table><tr><td>1<td>2</table>"))
+	// Nesting past the depth cap, of block, inline, table and unknown
+	// elements, with end tags that must find elements deep in the stack.
+	f.Add([]byte(strings.Repeat("<div>", maxDepth+50) + "<p>deep, text.</p>" + strings.Repeat("</div>", maxDepth+50) + "after"))
+	f.Add([]byte(strings.Repeat("<b><i><span>x", 300) + strings.Repeat("</b>", 10)))
+	f.Add([]byte(strings.Repeat("<table><tr><td><p class=title>x", 200) + "</p></td>"))
+	f.Add([]byte(strings.Repeat("<x-a><header>y</x-b>", 250) + strings.Repeat("z</q>", 100)))
 	f.Fuzz(func(t *testing.T, raw []byte) {
 		p, err := FromHTML(t.Context(), bytes.NewReader(raw), "", Options{})
 		if err != nil {

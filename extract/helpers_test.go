@@ -3,6 +3,9 @@ package extract
 import (
 	"context"
 	"testing"
+
+	"github.com/stretchr/testify/require"
+	"golang.org/x/net/html"
 )
 
 func contextWithCancel(t testing.TB) (context.Context, context.CancelFunc) {
@@ -11,3 +14,19 @@ func contextWithCancel(t testing.TB) (context.Context, context.CancelFunc) {
 }
 
 func errCanceled() error { return context.Canceled }
+
+// testParse parses b with the default work budget.
+func testParse(tb testing.TB, b []byte) *html.Node {
+	tb.Helper()
+	doc, err := parseHTML(b, newWork(tb.Context(), Options{}))
+	require.NoError(tb, err)
+	return doc
+}
+
+// testMainText is mainText with the default work budget.
+func testMainText(tb testing.TB, doc *html.Node, title string) string {
+	tb.Helper()
+	text, err := mainText(doc, title, newWork(tb.Context(), Options{}))
+	require.NoError(tb, err)
+	return text
+}

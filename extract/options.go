@@ -29,6 +29,14 @@ type Options struct {
 	AllowPrivate bool
 	// UserAgent is sent with every request. Empty means DefaultUserAgent.
 	UserAgent string
+	// MaxNodes is the work budget for extracting one page: how many
+	// elements and runs of text its tree may have (the contents of
+	// script, style and svg elements and comments are not counted).
+	// Extraction takes time and memory linear in it, about 150 bytes per
+	// node. A page with more is ErrTooComplex. Zero means DefaultMaxNodes
+	// (1,000,000), which real pages up to 5 MiB stay well below; a
+	// negative value means no limit.
+	MaxNodes int
 }
 
 func (o Options) maxBytes() int64 {
@@ -36,6 +44,13 @@ func (o Options) maxBytes() int64 {
 		return DefaultMaxBytes
 	}
 	return o.MaxBytes
+}
+
+func (o Options) maxNodes() int {
+	if o.MaxNodes == 0 {
+		return DefaultMaxNodes
+	}
+	return o.MaxNodes
 }
 
 func (o Options) timeout() time.Duration {

@@ -9,9 +9,9 @@ import (
 	"golang.org/x/net/html/atom"
 )
 
-// maxDepth caps the open-element stack: deeper elements are still kept,
-// as siblings, so hostile nesting cannot blow up the recursion that walks
-// the tree.
+// maxDepth caps the open-element stack, as browsers do: deeper elements
+// are still kept, as siblings, so hostile nesting cannot blow up the
+// recursion that walks the tree.
 const maxDepth = 400
 
 // keepAttrs are the attributes extraction and metadata look at; the rest
@@ -58,19 +58,40 @@ var voidTags = map[atom.Atom]bool{
 // matched within scope, and head/body placement. Misnested formatting
 // elements are not re-opened. It is several times cheaper than html.Parse
 // because it stores only the attributes extraction reads.
+//
+// Every token costs constant amortised time, whatever the page's shape:
+// open[i], innermost and innermostNamed index the open-element stack, so
+// that finding an element in scope never scans the stack, and text runs
+// that extend one text node are gathered in pend rather than concatenated.
 type treeBuilder struct {
 	doc, html, head, body *html.Node
 	stack                 []*html.Node
-	depth                 int // nesting of noscript parses
+	open                  []openElem          // open[i] describes stack[i]
+	innermost             map[atom.Atom]int32 // element → index of its innermost open element
+	innermostNamed        map[string]int32    // the same for elements without an atom, by name
+	depth                 int                 // nesting of noscript parses
+	w                     *work
+
+	pendNode *html.Node // the text node that pend holds the text of, if any
+	pend     []byte
+}
+
+// openElem indexes one entry of the open-element stack.
+type openElem struct {
+	prevSame int32 // index of the next open element of the same name below, or -1
+	scope    int32 // index of the innermost scope boundary at or below, or 0
 }
 
 // noscript parses the raw text of a <noscript> element into its children.
-func (t *treeBuilder) noscript(n *html.Node, text []byte) {
+func (t *treeBuilder) noscript(n *html.Node, text []byte) error {
 	if bytes.IndexByte(text, '<') < 0 {
 		t.text(text)
-		return
+		return nil
 	}
-	sub := parseHTMLDepth(bytes.Clone(text), t.depth+1)
+	sub, err := parseHTMLDepth(bytes.Clone(text), t.depth+1, t.w)
+	if err != nil {
+		return err
+	}
 	if body := sub.FirstChild.LastChild; body != nil && body.DataAtom == atom.Body {
 		for c := body.FirstChild; c != nil; {
 			next := c.NextSibling
@@ -79,29 +100,39 @@ func (t *treeBuilder) noscript(n *html.Node, text []byte) {
 			c = next
 		}
 	}
+	return nil
 }
 
-// parseHTML builds a tree from UTF-8 HTML.
-func parseHTML(b []byte) *html.Node { return parseHTMLDepth(b, 0) }
+// parseHTML builds a tree from UTF-8 HTML. Its errors are w's:
+// ErrTooComplex or the context's.
+func parseHTML(b []byte, w *work) (*html.Node, error) { return parseHTMLDepth(b, 0, w) }
 
-func parseHTMLDepth(b []byte, depth int) *html.Node {
+func parseHTMLDepth(b []byte, depth int, w *work) (*html.Node, error) {
 	z := html.NewTokenizer(withoutScripts(b))
 	t := &treeBuilder{
-		depth: depth,
-		doc:   &html.Node{Type: html.DocumentNode},
-		html:  &html.Node{Type: html.ElementNode, Data: "html", DataAtom: atom.Html},
-		head:  &html.Node{Type: html.ElementNode, Data: "head", DataAtom: atom.Head},
+		depth:     depth,
+		w:         w,
+		doc:       &html.Node{Type: html.DocumentNode},
+		html:      &html.Node{Type: html.ElementNode, Data: "html", DataAtom: atom.Html},
+		head:      &html.Node{Type: html.ElementNode, Data: "head", DataAtom: atom.Head},
+		innermost: make(map[atom.Atom]int32, 16),
 	}
 	t.doc.AppendChild(t.html)
 	t.html.AppendChild(t.head)
 	t.stack = append(make([]*html.Node, 0, 64), t.head)
+	t.open = append(make([]openElem, 0, 64), openElem{prevSame: -1})
 	for {
-		switch z.Next() {
+		tt := z.Next()
+		if err := w.step(); err != nil {
+			return nil, err
+		}
+		switch tt {
 		case html.ErrorToken:
 			if t.body == nil {
 				t.startBody(nil)
 			}
-			return t.doc
+			t.flushText()
+			return t.doc, nil
 		case html.TextToken:
 			text := z.Text()
 			if t.body == nil && t.cur() == t.head {
@@ -114,7 +145,9 @@ func parseHTMLDepth(b []byte, depth int) *html.Node {
 				// The tokenizer reads <noscript> as raw text (as a browser
 				// with scripts on does); some sites put the whole article
 				// there for readers without them. Parse it as HTML.
-				t.noscript(cur, text)
+				if err := t.noscript(cur, text); err != nil {
+					return nil, err
+				}
 				continue
 			}
 			t.text(text)
@@ -136,6 +169,90 @@ func (t *treeBuilder) startBody(attrs []html.Attribute) {
 	t.body = &html.Node{Type: html.ElementNode, Data: "body", DataAtom: atom.Body, Attr: attrs}
 	t.html.AppendChild(t.body)
 	t.stack = append(t.stack[:0], t.body)
+	t.open = append(t.open[:0], openElem{prevSame: -1})
+	clear(t.innermost)
+	clear(t.innermostNamed)
+}
+
+// push opens n.
+func (t *treeBuilder) push(n *html.Node) {
+	i := int32(len(t.stack))
+	prev, ok := t.lookup(n.DataAtom, n.Data)
+	if !ok {
+		prev = -1
+	}
+	scope := t.open[i-1].scope
+	if scopeEnd[n.DataAtom] {
+		scope = i
+	}
+	t.stack = append(t.stack, n)
+	t.open = append(t.open, openElem{prevSame: prev, scope: scope})
+	t.setInnermost(n, i)
+}
+
+// lookup returns the index of the innermost open element a, or named
+// name when a is 0.
+func (t *treeBuilder) lookup(a atom.Atom, name string) (int32, bool) {
+	if a != 0 {
+		i, ok := t.innermost[a]
+		return i, ok
+	}
+	i, ok := t.innermostNamed[name]
+	return i, ok
+}
+
+// setInnermost records i as the index of the innermost open element
+// like n; a negative i means there is none.
+func (t *treeBuilder) setInnermost(n *html.Node, i int32) {
+	switch {
+	case n.DataAtom != 0 && i >= 0:
+		t.innermost[n.DataAtom] = i
+	case n.DataAtom != 0:
+		delete(t.innermost, n.DataAtom)
+	case i >= 0:
+		if t.innermostNamed == nil {
+			t.innermostNamed = map[string]int32{}
+		}
+		t.innermostNamed[n.Data] = i
+	default:
+		delete(t.innermostNamed, n.Data)
+	}
+}
+
+// popTo closes stack[i] and the elements above it; i > 0.
+func (t *treeBuilder) popTo(i int) {
+	for k := len(t.stack) - 1; k >= i; k-- {
+		t.setInnermost(t.stack[k], t.open[k].prevSame)
+	}
+	t.stack = t.stack[:i]
+	t.open = t.open[:i]
+}
+
+// inScope returns i, the index of the innermost open element of some
+// name (ok says there is one), if no scope boundary (nor an element named
+// in extra) is open above it, else 0.
+func (t *treeBuilder) inScope(i int32, ok bool, extra ...atom.Atom) int {
+	if !ok {
+		return 0
+	}
+	bound := t.open[len(t.open)-1].scope
+	for _, x := range extra {
+		if j, ok := t.innermost[x]; ok && j > bound {
+			bound = j
+		}
+	}
+	if i < bound {
+		return 0 // a boundary is open above it
+	}
+	return int(i)
+}
+
+// flushText stores the text gathered in pend in its node.
+func (t *treeBuilder) flushText() {
+	if t.pendNode != nil {
+		t.pendNode.Data = string(t.pend)
+		t.pendNode = nil
+	}
 }
 
 func (t *treeBuilder) text(b []byte) {
@@ -152,9 +269,17 @@ func (t *treeBuilder) text(b []byte) {
 		s = string(b)
 	}
 	if last := cur.LastChild; last != nil && last.Type == html.TextNode {
-		last.Data += s
+		// Runs split by ignored tags ("a</x>b</x>c...") extend one node:
+		// gather them, since appending to a string copies it.
+		if last != t.pendNode {
+			t.flushText()
+			t.pendNode = last
+			t.pend = append(t.pend[:0], last.Data...)
+		}
+		t.pend = append(t.pend, s...)
 		return
 	}
+	t.w.node()
 	cur.AppendChild(&html.Node{Type: html.TextNode, Data: s})
 }
 
@@ -279,7 +404,7 @@ func (t *treeBuilder) start(z *html.Tokenizer, selfClosing bool) {
 	switch a {
 	case atom.Html:
 		for _, at := range attrs {
-			if attr(t.html, at.Key) == "" {
+			if !hasAttrKey(t.html.Attr, []byte(at.Key)) {
 				t.html.Attr = append(t.html.Attr, at)
 			}
 		}
@@ -295,6 +420,7 @@ func (t *treeBuilder) start(z *html.Tokenizer, selfClosing bool) {
 	if t.body == nil && !headTags[a] {
 		t.startBody(nil)
 	}
+	t.w.node()
 	n := &html.Node{Type: html.ElementNode, DataAtom: a, Attr: attrs}
 	if a != 0 {
 		n.Data = a.String()
@@ -303,60 +429,51 @@ func (t *treeBuilder) start(z *html.Tokenizer, selfClosing bool) {
 	}
 	switch {
 	case closesP[a]:
-		t.closeInScope(atom.P, nil)
+		t.closeInScope(atom.P)
 		switch a {
 		case atom.Li:
-			t.closeInScope(atom.Li, listScope)
+			t.closeInScope(atom.Li, atom.Ol, atom.Ul)
 		case atom.Dd, atom.Dt:
-			t.closeInScope(atom.Dd, listScope)
-			t.closeInScope(atom.Dt, listScope)
+			t.closeInScope(atom.Dd, atom.Ol, atom.Ul)
+			t.closeInScope(atom.Dt, atom.Ol, atom.Ul)
 		case atom.H1, atom.H2, atom.H3, atom.H4, atom.H5, atom.H6:
 			if isHeading(t.cur().DataAtom) {
 				t.pop()
 			}
 		}
 	case a == atom.Tr:
-		t.closeInScope(atom.Td, nil)
-		t.closeInScope(atom.Th, nil)
-		t.closeInScope(atom.Tr, tableScope)
+		t.closeInScope(atom.Td)
+		t.closeInScope(atom.Th)
+		t.closeInScope(atom.Tr, atom.Table, atom.Tbody, atom.Thead, atom.Tfoot)
 	case a == atom.Td || a == atom.Th:
-		t.closeInScope(atom.Td, tableScope)
-		t.closeInScope(atom.Th, tableScope)
+		t.closeInScope(atom.Td, atom.Table, atom.Tbody, atom.Thead, atom.Tfoot)
+		t.closeInScope(atom.Th, atom.Table, atom.Tbody, atom.Thead, atom.Tfoot)
 	case a == atom.Option:
 		if t.cur().DataAtom == atom.Option {
 			t.pop()
 		}
 	case a == atom.A:
-		t.closeInScope(atom.A, nil)
+		t.closeInScope(atom.A)
 	}
 	t.cur().AppendChild(n)
 	if voidTags[a] || selfClosing || len(t.stack) >= maxDepth {
 		return
 	}
-	t.stack = append(t.stack, n)
+	t.push(n)
 }
-
-var listScope = map[atom.Atom]bool{atom.Ol: true, atom.Ul: true}
-var tableScope = map[atom.Atom]bool{atom.Table: true, atom.Tbody: true, atom.Thead: true, atom.Tfoot: true}
 
 func (t *treeBuilder) pop() {
 	if len(t.stack) > 1 {
-		t.stack = t.stack[:len(t.stack)-1]
+		t.popTo(len(t.stack) - 1)
 	}
 }
 
-// closeInScope pops up to and including the innermost open a, unless a
-// scope boundary (or one of extra) comes first.
-func (t *treeBuilder) closeInScope(a atom.Atom, extra map[atom.Atom]bool) {
-	for i := len(t.stack) - 1; i > 0; i-- {
-		n := t.stack[i]
-		if n.DataAtom == a {
-			t.stack = t.stack[:i]
-			return
-		}
-		if scopeEnd[n.DataAtom] || extra[n.DataAtom] {
-			return
-		}
+// closeInScope closes the innermost open a and the elements above it,
+// unless a scope boundary (or an element of extra) is open above it.
+func (t *treeBuilder) closeInScope(a atom.Atom, extra ...atom.Atom) {
+	i, ok := t.innermost[a]
+	if i := t.inScope(i, ok, extra...); i > 0 {
+		t.popTo(i)
 	}
 }
 
@@ -366,19 +483,20 @@ func (t *treeBuilder) end(a atom.Atom, name []byte) {
 		return
 	case atom.Br:
 		if t.body != nil {
+			t.w.node()
 			t.cur().AppendChild(&html.Node{Type: html.ElementNode, Data: "br", DataAtom: atom.Br})
 		}
 		return
 	}
-	for i := len(t.stack) - 1; i > 0; i-- {
-		n := t.stack[i]
-		if n.DataAtom == a && (a != 0 || n.Data == string(name)) {
-			t.stack = t.stack[:i]
-			return
-		}
-		if scopeEnd[n.DataAtom] {
-			return
-		}
+	var i int32
+	var ok bool
+	if a != 0 {
+		i, ok = t.innermost[a]
+	} else {
+		i, ok = t.innermostNamed[string(name)]
+	}
+	if i := t.inScope(i, ok); i > 0 {
+		t.popTo(i)
 	}
 }
 

@@ -56,7 +56,7 @@ func TestParseHTML(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			doc := parseHTML([]byte(tt.in))
+			doc := testParse(t, []byte(tt.in))
 			body := findBody(doc)
 			require.NotNil(t, body)
 			assert.Equal(t, tt.body, outline(body))
@@ -65,7 +65,7 @@ func TestParseHTML(t *testing.T) {
 }
 
 func TestParseHTMLHeadAndAttrs(t *testing.T) {
-	doc := parseHTML([]byte(`<html lang="de"><head><title>T &amp; U</title><meta name="author" content="A"><script type="application/ld+json">{"a":1}</script><script>var x = "<p>no</p>";</script></head><body class="b" data-x="y"><p id="p" onclick="z">t</p>`))
+	doc := testParse(t, []byte(`<html lang="de"><head><title>T &amp; U</title><meta name="author" content="A"><script type="application/ld+json">{"a":1}</script><script>var x = "<p>no</p>";</script></head><body class="b" data-x="y"><p id="p" onclick="z">t</p>`))
 	assert.Equal(t, "de", attr(doc.FirstChild, "lang"))
 	head := doc.FirstChild.FirstChild
 	assert.Equal(t, `title('T & U')meta()script('{"a":1}')script()`, outline(head))
@@ -76,7 +76,7 @@ func TestParseHTMLHeadAndAttrs(t *testing.T) {
 
 func TestParseHTMLDepthCap(t *testing.T) {
 	in := strings.Repeat("<div>", 5000) + "deep" + strings.Repeat("</div>", 5000)
-	doc := parseHTML([]byte(in))
+	doc := testParse(t, []byte(in))
 	depth, max := 0, 0
 	var walk func(n *html.Node, d int)
 	walk = func(n *html.Node, d int) {

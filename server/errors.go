@@ -95,6 +95,12 @@ func errorResponse(err error, source string, in *input) (int, any) {
 			Error:  "fetch_failed", Cause: fetchErr.Cause, URL: fetchErr.URL, Status: fetchErr.StatusCode,
 		}
 		return http.StatusBadGateway, p
+	case errors.Is(err, extract.ErrTooComplex):
+		// From a page the server fetched, like the FetchError above.
+		return http.StatusBadGateway, problem{
+			Detail: "The page could not be read: it has more elements than the server extracts.",
+			Error:  "fetch_failed", Cause: extract.CauseTooComplex,
+		}
 	case errors.Is(err, context.DeadlineExceeded):
 		return http.StatusGatewayTimeout, problem{Detail: "The request took longer than the server allows.", Error: "timeout"}
 	case errors.Is(err, context.Canceled):
@@ -129,6 +135,8 @@ func fetchCauseText(e *extract.FetchError) string {
 		return "it is larger than the limit"
 	case "redirects":
 		return "it redirected too many times"
+	case "too_complex":
+		return "it has more elements than the server extracts"
 	}
 	return "reading it failed"
 }

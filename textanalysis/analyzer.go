@@ -27,7 +27,7 @@ type Options struct {
 	Limits Limits
 	// Fetch configures page fetching for Text and AnswerURL. Its zero value
 	// means extract's defaults (5 MiB, 10 s, 10 redirects, private
-	// addresses refused).
+	// addresses refused, 1,000,000 elements and runs of text).
 	Fetch extract.Options
 	// NERModel is the default entity model; "" means ner.DefaultModel.
 	NERModel string
@@ -72,6 +72,9 @@ func New(opts Options) (*Analyzer, error) {
 	}
 	if a.fetch.MaxBytes == 0 {
 		a.fetch.MaxBytes = DefaultMaxPageBytes
+	}
+	if a.fetch.MaxNodes == 0 {
+		a.fetch.MaxNodes = DefaultMaxPageNodes
 	}
 	if a.fetch.Timeout == 0 {
 		a.fetch.Timeout = DefaultFetchTimeout
@@ -203,7 +206,10 @@ func knownSentimentModel(name string) bool { return sentimentModelSet()[name] }
 
 // Text fetches rawURL and returns its main text and metadata. Errors:
 // *extract.URLError when the URL may not be fetched, *extract.FetchError
-// when the page could not be fetched.
+// when the page could not be fetched or needs more work to extract than
+// Fetch.MaxNodes allows (cause "too_complex", wrapping
+// extract.ErrTooComplex), and ctx's error, wrapped, when it ends while the
+// page is being extracted.
 func (a *Analyzer) Text(ctx context.Context, rawURL string) (*extract.Page, error) {
 	if err := checkLen("url", rawURL, a.limits.MaxURLRunes); err != nil {
 		return nil, err
@@ -212,7 +218,9 @@ func (a *Analyzer) Text(ctx context.Context, rawURL string) (*extract.Page, erro
 }
 
 // TextFromHTML extracts the main text of a page the caller already has;
-// pageURL (may be empty) resolves relative links and fills Page.URL.
+// pageURL (may be empty) resolves relative links and fills Page.URL. A
+// page that needs more work than Fetch.MaxNodes allows is
+// extract.ErrTooComplex.
 func (a *Analyzer) TextFromHTML(ctx context.Context, r io.Reader, pageURL string) (*extract.Page, error) {
 	return extract.FromHTML(ctx, r, pageURL, a.fetch)
 }

@@ -22,6 +22,10 @@ const (
 	DefaultMaxDisplayBytes = display.DefaultMaxOutputBytes
 	// DefaultMaxPageBytes caps a fetched page.
 	DefaultMaxPageBytes = 5 << 20
+	// DefaultMaxPageNodes caps the elements and runs of text of a fetched
+	// page, the work of extracting it (extract.Options.MaxNodes); a page
+	// with more is an *extract.FetchError with cause "too_complex".
+	DefaultMaxPageNodes = 1_000_000
 	// DefaultFetchTimeout caps a whole fetch, redirects included.
 	DefaultFetchTimeout = 10 * time.Second
 )
