@@ -88,6 +88,12 @@ type Config struct {
 	// 503 with Retry-After, uncounted. A fetched page is then weighed
 	// under MaxWork by its size before it is extracted.
 	MaxFetches int
+	// MaxBodyBuffer caps the bytes of POST bodies of analysis requests
+	// that this process reads and holds at once, by their declared length
+	// (the body cap when they declare none); 0 means DefaultMaxBodyBuffer
+	// (64 MiB), negative means no cap. Past it a request waits up to
+	// MaxWorkWait, then gets 503 with Retry-After, uncounted.
+	MaxBodyBuffer int64
 	// MaxWorkWait is how long a request may wait for room under MaxWork; 0
 	// means DefaultMaxWorkWait (1 s), negative means not at all.
 	MaxWorkWait time.Duration
@@ -158,6 +164,9 @@ func (c Config) withDefaults() Config {
 	}
 	if c.MaxWork == 0 {
 		c.MaxWork = DefaultMaxWork
+	}
+	if c.MaxBodyBuffer == 0 {
+		c.MaxBodyBuffer = DefaultMaxBodyBuffer
 	}
 	if c.MaxFetches == 0 {
 		c.MaxFetches = DefaultMaxFetches

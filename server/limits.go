@@ -45,6 +45,11 @@ const (
 	// holds the page's bytes (up to the fetch cap, 5 MiB): 16 fetches hold
 	// at most 80 MiB.
 	DefaultMaxFetches = 16
+	// DefaultMaxBodyBuffer is the most bytes of POST bodies a process
+	// holds at once when Config.MaxBodyBuffer is zero: 64 MiB, 64 bodies of
+	// the largest size. Without it, clients dripping 1 MiB bodies on every
+	// connection the caps allow (1,024) would make the server hold 1 GiB.
+	DefaultMaxBodyBuffer = 64 << 20
 )
 
 // workLimiter bounds the weight of the work in flight. Unlike a FIFO
@@ -151,6 +156,15 @@ func (s *Server) limited(op operation, next http.Handler) http.Handler {
 				next.ServeHTTP(w, r) // refused by the key check, body unread
 				return
 			}
+			if s.bodies != nil {
+				held, ok := s.bodies.acquire(r.Context(), s.bodyWeight(r))
+				if !ok {
+					setOperation(r.Context(), op.ID)
+					s.writeOverloaded(w, r)
+					return
+				}
+				defer s.bodies.release(held)
+			}
 			body, err := io.ReadAll(http.MaxBytesReader(nil, r.Body, s.cfg.MaxBodyBytes))
 			if err != nil {
 				// decodeBody reports it (413, or a read error), after
@@ -188,6 +202,41 @@ func (s *Server) limited(op operation, next http.Handler) http.Handler {
 		}
 		next.ServeHTTP(w, r)
 	})
+}
+
+// heldBodies counts the body of every request to next under
+// MaxBodyBuffer while it runs, for endpoints that read whole bodies
+// before any key is checked (MCP: listing tools needs no key).
+func (s *Server) heldBodies(next http.Handler) http.Handler {
+	if s.bodies == nil {
+		return next
+	}
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Body == nil || r.Body == http.NoBody || r.ContentLength == 0 {
+			next.ServeHTTP(w, r)
+			return
+		}
+		held, ok := s.bodies.acquire(r.Context(), s.bodyWeight(r))
+		if !ok {
+			w.Header().Set("Retry-After", "1")
+			writeJSON(w, http.StatusServiceUnavailable, problem{
+				Detail: "The server is busy with other requests; try again in a second.", Error: "overloaded",
+			})
+			return
+		}
+		defer s.bodies.release(held)
+		next.ServeHTTP(w, r)
+	})
+}
+
+// bodyWeight is the memory a POST body may take while it is read and
+// held: its declared length, or the body cap when it declares none
+// (chunked). A body longer than it declares is cut off by net/http.
+func (s *Server) bodyWeight(r *http.Request) int64 {
+	if r.ContentLength >= 0 {
+		return min(r.ContentLength, s.cfg.MaxBodyBytes) + 1
+	}
+	return s.cfg.MaxBodyBytes
 }
 
 // weight is the work an operation with an input of size bytes takes

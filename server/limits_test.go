@@ -304,3 +304,26 @@ func TestFetchSlots(t *testing.T) {
 	res = call(t, "GET", ts.URL+"/sentiment?text=ok", key, "")
 	assert.Equal(t, http.StatusOK, res.status, "analyses of given text are not held back by fetches")
 }
+
+// Clients dripping large bodies can hold at most MaxBodyBuffer bytes of
+// them: past it a POST answers 503 before its body is read, uncounted,
+// while a GET, which has no body, still runs.
+func TestBodyBuffer(t *testing.T) {
+	srv, ts, key := limitedServer(t, Config{MaxBodyBuffer: 1000, MaxWorkWait: -1}, 10)
+	res := call(t, "POST", ts.URL+"/sentiment", key, `{"text":"fits"}`)
+	require.Equal(t, http.StatusOK, res.status)
+	require.Equal(t, "9", res.header.Get("X-Gw-Remaining"))
+
+	require.True(t, acquired(srv.bodies, 990))
+	t.Cleanup(func() { srv.bodies.release(990) })
+	res = call(t, "POST", ts.URL+"/sentiment", key, `{"text":"`+strings.Repeat("a", 50)+`"}`)
+	assert.Equal(t, http.StatusServiceUnavailable, res.status)
+	assert.Equal(t, "1", res.header.Get("Retry-After"))
+	assert.Equal(t, "9", res.header.Get("X-Gw-Remaining"), "a 503 is not counted")
+	res = call(t, "GET", ts.URL+"/sentiment?text=ok", key, "")
+	assert.Equal(t, http.StatusOK, res.status)
+
+	// MCP reads whole bodies before any key is checked: they count too.
+	res = call(t, "POST", ts.URL+"/mcp", "", `{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"pad":"`+strings.Repeat("a", 50)+`"}}`)
+	assert.Equal(t, http.StatusServiceUnavailable, res.status)
+}

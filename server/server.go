@@ -42,6 +42,7 @@ type Server struct {
 	metrics    *metrics
 	work       *workLimiter // nil: no cap on concurrent work
 	fetches    *workLimiter // nil: no cap on concurrent page fetches
+	bodies     *workLimiter // nil: no cap on POST body bytes held
 }
 
 // MaxHeaderBytes caps a request's URL and headers together: 64 KiB (Go's
@@ -64,6 +65,7 @@ func New(cfg Config, an *textanalysis.Analyzer) (*Server, error) {
 	s.log = slog.New(redactLogs(s.cfg.Logger.Handler()))
 	s.work = newWorkLimiter(s.cfg.MaxWork, s.cfg.MaxWorkWait)
 	s.fetches = newWorkLimiter(int64(s.cfg.MaxFetches), s.cfg.MaxWorkWait)
+	s.bodies = newWorkLimiter(s.cfg.MaxBodyBuffer, s.cfg.MaxWorkWait)
 	doc, err := json.Marshal(s.openAPI())
 	if err != nil {
 		return nil, fmt.Errorf("server: build openapi: %w", err)
@@ -215,8 +217,8 @@ func (s *Server) routes() http.Handler {
 		mux.Handle("/developer", http.RedirectHandler("/developer/", http.StatusMovedPermanently))
 	}
 	if s.mcp != nil {
-		mux.Handle("/mcp", s.mcp)
-		mux.Handle("/mcp/", s.mcp)
+		mux.Handle("/mcp", s.heldBodies(s.mcp))
+		mux.Handle("/mcp/", s.heldBodies(s.mcp))
 	}
 	mux.Handle("/healthz", s.methods(map[string]http.Handler{http.MethodGet: http.HandlerFunc(serveHealth)}))
 	mux.Handle("/readyz", s.methods(map[string]http.Handler{http.MethodGet: http.HandlerFunc(s.serveReady)}))
