@@ -9,7 +9,9 @@
 // The attacks:
 //
 //   - headers: 300 connections, from 30 loopback addresses, each dripping
-//     1.4 MB of request headers without ever finishing them;
+//     1.4 MB of request headers without ever finishing them; then 1,100
+//     connections from 20 addresses holding 60 KB each, just under the
+//     header limit and over the connection cap;
 //   - display: six concurrent /ner/display requests whose 10 spans each
 //     cover 100,000 code points (an answer of tens of MB before the cap);
 //   - nested: four concurrent /text requests for an 8 KB gzip page that

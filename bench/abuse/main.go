@@ -70,7 +70,10 @@ func main() {
 		name string
 		run  func() outcome
 	}{
-		{"headers", func() outcome { return r.headers(*conns) }},
+		{"headers", func() outcome { return r.headers(*conns, 1_400_000, 30) }},
+		// Just under the header limit, on more connections than the cap:
+		// what the connection caps let a crowd hold.
+		{"headers-under-limit", func() outcome { return r.headers(1100, 60_000, 20) }},
 		{"display", r.display},
 		{"nested", r.nested},
 		{"signup", r.signup},
@@ -200,11 +203,12 @@ func (r *runner) measure(attack func() outcome) outcome {
 	return o
 }
 
-// headers opens n connections from 30 loopback addresses, each dripping a
-// request's headers for 1.4 MB and never ending them, and holds them until
-// the server closes them or 12 s pass (past the header timeout).
-func (r *runner) headers(n int) outcome {
-	const total, line, burst = 1_400_000, 1000, 20
+// headers opens n connections from addrs loopback addresses, each
+// dripping total bytes of a request's headers and never ending them, and
+// holds them until the server closes them or 12 s pass (past the header
+// timeout).
+func (r *runner) headers(n, total, addrs int) outcome {
+	const line, burst = 1000, 20
 	host := strings.TrimPrefix(r.srv.base, "http://")
 	pad := strings.Repeat("a", line-len("X-Pad-0000: \r\n"))
 	o := outcome{statuses: map[int]int{}, sent: n}
@@ -214,7 +218,7 @@ func (r *runner) headers(n int) outcome {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			d := net.Dialer{Timeout: 5 * time.Second, LocalAddr: &net.TCPAddr{IP: net.IPv4(127, 0, 1, byte(1+i%30))}}
+			d := net.Dialer{Timeout: 5 * time.Second, LocalAddr: &net.TCPAddr{IP: net.IPv4(127, 0, 1, byte(1+i%addrs))}}
 			c, err := d.Dial("tcp", host)
 			if err != nil {
 				mu.Lock()
@@ -264,7 +268,7 @@ func (r *runner) headers(n int) outcome {
 		}()
 	}
 	wg.Wait()
-	o.note = "answered with a status; others closed"
+	o.note = "answered with a status; others closed or timed out"
 	return o
 }
 
