@@ -124,29 +124,48 @@ func (r *Recognizer) Recognize(ctx context.Context, text string) ([]Entity, erro
 		return nil, fmt.Errorf("%w: more than %d code points", ErrTooLong, r.maxRunes)
 	}
 	text = align.Valid(text)
+	// The model reads NFC; offsets and texts come from the text as given.
+	nfc := align.NFC(text)
 	b := r.pool.Get().(*tagger.Buffers)
 	defer r.pool.Put(b)
-	toks := tagger.Tokenize(b.Toks[:0], text)
+	toks := tagger.Tokenize(b.Toks[:0], nfc.Text)
 	b.Toks = toks
 	ents := []Entity{}
 	var chunks []tagger.Chunk
 	// Running byte → code point conversion: spans come in text order.
 	bytePos, runePos := 0, 0
 	runeAt := func(off int) int {
-		runePos += utf8.RuneCountInString(text[bytePos:off])
+		if off >= bytePos {
+			runePos += utf8.RuneCountInString(text[bytePos:off])
+		} else {
+			runePos -= utf8.RuneCountInString(text[off:bytePos])
+		}
 		bytePos = off
 		return runePos
 	}
+	prevEnd := 0 // token index after the last entity: entities never overlap
 	for seg, i := 0, 0; i < len(toks); seg++ {
 		if seg%64 == 63 {
 			if err := ctx.Err(); err != nil {
 				return nil, err
 			}
 		}
-		j := tagger.SentenceEnd(text, toks, i)
-		chunks = r.m.Tag(chunks[:0], text, toks[i:j], b)
+		j := tagger.SentenceEnd(nfc.Text, toks, i)
+		chunks = r.m.Tag(chunks[:0], nfc.Text, toks[i:j], b)
 		for _, c := range chunks {
-			bs, be := toks[i+c.Start].Start, toks[i+c.End-1].End
+			ts, te, ok := bounds(nfc.Text, toks, i+c.Start, i+c.End, r.labels[c.Label])
+			if ts < prevEnd {
+				ts = prevEnd
+			}
+			if !ok || ts >= te {
+				continue
+			}
+			prevEnd = te
+			bs, be := nfc.Source(toks[ts].Start, false), nfc.Source(toks[te-1].End, true)
+			// A separator glued to the last word ("0,!") is not the entity's.
+			for be-bs > 1 && strings.IndexByte(",;:", text[be-1]) >= 0 {
+				be--
+			}
 			s := runeAt(bs)
 			e := runeAt(be)
 			ents = append(ents, Entity{Text: text[bs:be], Label: r.labels[c.Label], Start: s, End: e})

@@ -9,11 +9,14 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"unicode/utf8"
 
 	"encoding/json"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/textanalysis/go-textanalysis/ner/internal/tagger"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files in testdata")
@@ -35,6 +38,24 @@ func checkSpans(tb testing.TB, text string, ents []Entity) {
 			tb.Fatalf("bad span %+v in %q", e, text)
 		}
 		prev = e.End
+		// Boundaries hold on real text: no emoji, no change of script,
+		// and a letter, digit or kept sign at each edge.
+		script := tagger.NoScript
+		for _, r := range e.Text {
+			if tagger.IsPictograph(r) {
+				tb.Fatalf("entity %+v holds an emoji in %q", e, text)
+			}
+			if sc := tagger.ScriptOf(r); sc != tagger.NoScript {
+				if script != tagger.NoScript && sc != script {
+					tb.Fatalf("entity %+v mixes scripts in %q", e, text)
+				}
+				script = sc
+			}
+		}
+		last, _ := utf8.DecodeLastRuneInString(e.Text)
+		if strings.ContainsRune(",;:", last) {
+			tb.Fatalf("entity %+v ends with punctuation in %q", e, text)
+		}
 	}
 }
 
@@ -212,6 +233,8 @@ func TestErrorsAreSentinels(t *testing.T) {
 func FuzzRecognizeSpans(f *testing.F) {
 	f.Add("Ada met “Alan” in\nLondon.")
 	f.Add("\xff\xfeU.S. Corp.\n\n$5--6 Jean-Luc's 'don't' ``Mr. X.''")
+	f.Add("Angela Merkel 👍🏽 and Barack Obama בירושלים paid $172.50 on Friday, April 7, 2023, in Zu\u0308rich.")
+	f.Add("Ame\u0301lie 👨‍👩‍👧 🇩🇪 1️⃣ Putinом")
 	r := testRecognizer(f, "")
 	f.Fuzz(func(t *testing.T, text string) {
 		ents, err := r.Recognize(t.Context(), text)

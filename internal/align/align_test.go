@@ -1,11 +1,13 @@
 package align
 
 import (
+	"strings"
 	"testing"
 	"unicode/utf8"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"golang.org/x/text/unicode/norm"
 )
 
 func TestRunes(t *testing.T) {
@@ -90,4 +92,46 @@ func TestValid(t *testing.T) {
 		assert.True(t, utf8.ValidString(v))
 		assert.Equal(t, string([]rune(text)), v)
 	}
+}
+
+func TestNFC(t *testing.T) {
+	tests := []struct {
+		name, text, want string
+	}{
+		{"already NFC", "Amélie in Zürich", "Amélie in Zürich"},
+		{"combining accent", "Ame\u0301lie met Zu\u0308rich", "Amélie met Zürich"},
+		{"mark after a space stays", "a \u0301b", "a \u0301b"},
+		{"empty", "", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			n := NFC(tt.text)
+			assert.Equal(t, tt.want, n.Text)
+			// Every word of the normalized text maps back to the same
+			// word, as written, in the original.
+			for _, w := range strings.Fields(n.Text) {
+				i := strings.Index(n.Text, w)
+				s, e := n.Source(i, false), n.Source(i+len(w), true)
+				assert.Equal(t, w, norm.NFC.String(tt.text[s:e]))
+			}
+			assert.Equal(t, 0, n.Source(0, false))
+			assert.Equal(t, len(tt.text), n.Source(len(n.Text), true))
+		})
+	}
+}
+
+func FuzzNFC(f *testing.F) {
+	f.Add("Ame\u0301lie")
+	f.Add("e\u0301\u0301\u0323x")
+	f.Fuzz(func(t *testing.T, text string) {
+		n := NFC(text)
+		prev := 0
+		for off := 0; off <= len(n.Text); off++ {
+			s, e := n.Source(off, false), n.Source(off, true)
+			if s < prev || s > e || e > len(text) {
+				t.Fatalf("offset %d maps to [%d, %d) after %d in %q", off, s, e, prev, text)
+			}
+			prev = s
+		}
+	})
 }

@@ -31,6 +31,17 @@ func TestTokenize(t *testing.T) {
 		{"hyphens and dashes", "New York-based -- Jean-Luc—yes", []string{"New", "York", "-", "based", "--", "Jean", "-", "Luc", "—", "yes"}},
 		{"ptb quotes", "``Yes,'' he said...", []string{"``", "Yes", ",", "''", "he", "said", "..."}},
 		{"invalid utf-8", "a\xffb \xfe.", []string{"a\xffb", "\xfe", "."}},
+		{"emoji with skin tone", "Merkel👍🏽!", []string{"Merkel", "👍🏽", "!"}},
+		{"zwj family", "we👨‍👩‍👧came", []string{"we", "👨‍👩‍👧", "came"}},
+		{"flag and keycap", "🇩🇪1️⃣ok", []string{"🇩🇪", "1️⃣", "ok"}},
+		{"each emoji is a token", "🎉🎉 yes", []string{"🎉", "🎉", "yes"}},
+		{"two flags", "🇩🇪🇫🇷", []string{"🇩🇪", "🇫🇷"}},
+		{"script change", "Obamaבירושלים", []string{"Obama", "בירושלים"}},
+		{"script change, cyrillic", "Putinом", []string{"Putin", "ом"}},
+		{"japanese stays whole", "東京タワーへ", []string{"東京タワーへ"}},
+		{"accented latin stays whole", "Zürich Amélie", []string{"Zürich", "Amélie"}},
+		{"combining mark stays", "Ame\u0301lie", []string{"Ame\u0301lie"}},
+		{"digits join any script", "Boeing737מטוס", []string{"Boeing737", "מטוס"}},
 		{"empty", "", nil},
 	}
 	for _, tt := range tests {

@@ -14,7 +14,9 @@ type Span struct {
 // Tokenize splits text into Penn-Treebank-like tokens (the convention of the
 // training data): punctuation is split off words, clitics ('s, n't, 're, ...)
 // are separate tokens, abbreviations and initials keep their period, and
-// numbers keep their inner commas, periods and slashes. It appends to dst and
+// numbers keep their inner commas, periods and slashes. An emoji sequence
+// (with skin tones and zero-width joins) is a token of its own, and a change
+// of script inside a word ends a token. It appends to dst and
 // returns it. Offsets are bytes; text may hold invalid UTF-8.
 func Tokenize(dst []Span, text string) []Span {
 	i := 0
@@ -33,10 +35,26 @@ func Tokenize(dst []Span, text string) []Span {
 			}
 			j += n
 		}
-		dst = chunk(dst, text, i, j, onlySpaceAfter(text, j))
+		last := onlySpaceAfter(text, j)
+		if mixed(text, i, j) {
+			splitMixed(text, i, j, func(a, b int) { dst = chunk(dst, text, a, b, last && b == j) })
+		} else {
+			dst = chunk(dst, text, i, j, last)
+		}
 		i = j
 	}
 	return dst
+}
+
+// mixed reports whether text[a:b] may hold an emoji or letters of two
+// scripts: only when it is not all ASCII.
+func mixed(text string, a, b int) bool {
+	for i := a; i < b; i++ {
+		if text[i] >= utf8.RuneSelf {
+			return true
+		}
+	}
+	return false
 }
 
 // onlySpaceAfter reports whether text[j:] is all white space.

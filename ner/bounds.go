@@ -1,0 +1,142 @@
+package ner
+
+import (
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/textanalysis/go-textanalysis/ner/internal/tagger"
+)
+
+// bounds corrects the token range [s, e) of an entity the model found in
+// toks, by classes of boundary the model gets wrong, and reports whether
+// anything is left:
+//   - an entity stays in one script and never takes in an emoji: it ends
+//     at the first token of another script or a pictograph;
+//   - punctuation and symbols at either edge are not part of it, except a
+//     currency sign of MONEY, the % of PERCENT and a closing bracket whose
+//     opener is inside;
+//   - MONEY takes in a currency sign just before it ($172.50) and PERCENT
+//     a % just after it (3.2 %), when the model left them out.
+func bounds(text string, toks []tagger.Span, s, e int, label Label) (int, int, bool) {
+	word := func(k int) string { return text[toks[k].Start:toks[k].End] }
+	// One script, no emoji.
+	script := tagger.NoScript
+	for k := s; k < e; k++ {
+		w := word(k)
+		if k > s && isPictographs(w) {
+			e = k
+			break
+		}
+		if sc := scriptOfWord(w); sc != tagger.NoScript {
+			if script != tagger.NoScript && sc != script {
+				e = k
+				break
+			}
+			script = sc
+		}
+	}
+	// Edges.
+	for s < e && !hasWordRune(word(s)) && !(label == Money && isCurrency(word(s))) && !paired(text, toks, s, e, s) {
+		s++
+	}
+	for e > s && !hasWordRune(word(e-1)) && !(label == Percent && word(e-1) == "%") && !paired(text, toks, s, e, e-1) {
+		e--
+	}
+	if s >= e {
+		return s, e, false
+	}
+	// Currency and percent signs the model left out.
+	if label == Money && s > 0 && isCurrency(word(s-1)) && near(text, toks[s-1], toks[s]) && hasDigit(word(s)) {
+		s--
+	}
+	if label == Percent && e < len(toks) && (word(e) == "%" || word(e) == "％") && near(text, toks[e-1], toks[e]) && hasDigit(word(e-1)) {
+		e++
+	}
+	return s, e, true
+}
+
+// near reports whether two tokens are adjacent or one space apart.
+func near(text string, a, b tagger.Span) bool {
+	gap := text[a.End:b.Start]
+	return gap == "" || gap == " " || gap == "\u00a0"
+}
+
+// pairs are the brackets and quotes an entity keeps at its edge when their
+// partner is inside it: "{Ethel} Klein", "the ``USS Cole''".
+var pairs = map[string]string{
+	"(": ")", "[": "]", "{": "}", "``": "''", "“": "”", "‘": "’", "«": "»", "‹": "›", `"`: `"`, "'": "'", "`": "'",
+}
+
+// paired reports whether token k, at an edge of [s, e), is a bracket or
+// quote whose partner is inside [s, e).
+func paired(text string, toks []tagger.Span, s, e, k int) bool {
+	w := text[toks[k].Start:toks[k].End]
+	for open, closer := range pairs {
+		var want string
+		var from, to int
+		switch {
+		case k == s && w == open:
+			want, from, to = closer, s+1, e
+		case k == e-1 && w == closer:
+			want, from, to = open, s, e-1
+		default:
+			continue
+		}
+		for j := from; j < to; j++ {
+			if text[toks[j].Start:toks[j].End] == want {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// hasWordRune reports whether w holds a letter or a digit.
+func hasWordRune(w string) bool {
+	for _, r := range w {
+		if unicode.IsLetter(r) || unicode.IsDigit(r) {
+			return true
+		}
+	}
+	return false
+}
+
+func hasDigit(w string) bool {
+	for _, r := range w {
+		if unicode.IsDigit(r) {
+			return true
+		}
+	}
+	return false
+}
+
+// isCurrency reports whether w is a currency sign, alone or after a
+// country's letters (US$, C$, HK$).
+func isCurrency(w string) bool {
+	r, n := utf8.DecodeLastRuneInString(w)
+	if n == 0 || !unicode.Is(unicode.Sc, r) {
+		return false
+	}
+	for _, c := range w[:len(w)-n] {
+		if !unicode.IsUpper(c) {
+			return false
+		}
+	}
+	return len(w)-n <= 3
+}
+
+// isPictographs reports whether w starts with an emoji or pictograph.
+func isPictographs(w string) bool {
+	r, _ := utf8.DecodeRuneInString(w)
+	return tagger.IsPictograph(r)
+}
+
+// scriptOfWord is the script of the first letter of w.
+func scriptOfWord(w string) tagger.Script {
+	for _, r := range w {
+		if s := tagger.ScriptOf(r); s != tagger.NoScript {
+			return s
+		}
+	}
+	return tagger.NoScript
+}

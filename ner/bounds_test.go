@@ -1,0 +1,81 @@
+package ner
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/textanalysis/go-textanalysis/ner/internal/tagger"
+)
+
+// The model's entity boundaries are corrected by class; each case gives
+// the words the model took (between [ and ]) and what the entity becomes.
+func TestBounds(t *testing.T) {
+	tests := []struct {
+		name  string
+		text  string // the model's entity between [ and ]
+		label Label
+		want  string // "" when nothing is left
+	}{
+		{"currency sign joins MONEY", "rose to $[172.50] today", Money, "$172.50"},
+		{"currency with country letters", "cost C$ [1,000] each", Money, "C$ 1,000"},
+		{"sign already in", "rose to [$172.50] today", Money, "$172.50"},
+		{"no sign for other labels", "rose to $[172.50] today", Cardinal, "172.50"},
+		{"percent sign joins PERCENT", "fell [3.2] % in May", Percent, "3.2 %"},
+		{"trailing comma dropped", "on [Friday, April 7, 2023,] the", Date, "Friday, April 7, 2023"},
+		{"trailing period dropped", "in [New York .]", GPE, "New York"},
+		{"leading dash dropped", "[-- Dorothy L. Sayers]", Person, "Dorothy L. Sayers"},
+		{"quotes kept in pairs", "the [``USS Cole''] sailed", Product, "``USS Cole''"},
+		{"unpaired quote dropped", "[``City Lights] opened", WorkOfArt, "City Lights"},
+		{"brackets kept in pairs", "[{Ethel} Klein] said", Person, "{Ethel} Klein"},
+		{"emoji ends an entity", "[Angela Merkel 👍🏽] said", Person, "Angela Merkel"},
+		{"script change ends an entity", "[Barack Obama בירושלים] spoke", Person, "Barack Obama"},
+		{"punctuation alone is nothing", "well [,] then", Org, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			open, closer := strings.Index(tt.text, "["), strings.Index(tt.text, "]")
+			require.True(t, open >= 0 && closer > open)
+			text := tt.text[:open] + tt.text[open+1:closer] + tt.text[closer+1:]
+			toks := tagger.Tokenize(nil, text)
+			s, e := -1, -1
+			for k, tok := range toks {
+				if tok.Start == open {
+					s = k
+				}
+				if tok.End == closer-1 {
+					e = k + 1
+				}
+			}
+			require.True(t, s >= 0 && e > s, "the brackets must fall on token edges")
+			s, e, ok := bounds(text, toks, s, e, tt.label)
+			got := ""
+			if ok {
+				got = text[toks[s].Start:toks[e-1].End]
+			}
+			assert.Equal(t, tt.want, got)
+		})
+	}
+}
+
+// A name written with a combining accent (NFD) is read as its precomposed
+// form, and its offsets and text are the caller's own.
+func TestRecognizeNormalizesForTheModel(t *testing.T) {
+	r, err := New(Options{})
+	require.NoError(t, err)
+	composed := "Amélie Poulain moved to Paris in 2001."
+	decomposed := "Ame\u0301lie Poulain moved to Paris in 2001."
+	want, err := r.Recognize(t.Context(), composed)
+	require.NoError(t, err)
+	got, err := r.Recognize(t.Context(), decomposed)
+	require.NoError(t, err)
+	require.Len(t, got, len(want), "the same entities in both spellings")
+	runes := []rune(decomposed)
+	for k, e := range got {
+		assert.Equal(t, want[k].Label, e.Label)
+		assert.Equal(t, string(runes[e.Start:e.End]), e.Text, "offsets index the caller's text")
+	}
+	assert.Equal(t, "Ame\u0301lie Poulain", got[0].Text)
+}
