@@ -62,7 +62,7 @@ func near(text string, a, b tagger.Span) bool {
 }
 
 // pairs are the brackets and quotes an entity keeps at its edge when their
-// partner is inside it: "{Ethel} Klein", "the ``USS Cole''".
+// partner is inside it: "{Ethel} Klein", "the “USS Cole”".
 var pairs = map[string]string{
 	"(": ")", "[": "]", "{": "}", "``": "''", "“": "”", "‘": "’", "«": "»", "‹": "›", `"`: `"`, "'": "'", "`": "'",
 }
