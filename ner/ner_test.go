@@ -272,3 +272,24 @@ func BenchmarkNewRecognize(b *testing.B) {
 		}
 	}
 }
+
+// Headlines, chat and transcripts come in one case: the names are found
+// in all three spellings of a sentence, with the same labels.
+func TestRecognizeAnyCase(t *testing.T) {
+	r := testRecognizer(t, "")
+	for _, text := range []string{
+		"Ada Lovelace was born in London in 1815.",
+		"ADA LOVELACE WAS BORN IN LONDON IN 1815.",
+		"ada lovelace was born in london in 1815.",
+	} {
+		t.Run(text, func(t *testing.T) {
+			ents, err := r.Recognize(t.Context(), text)
+			require.NoError(t, err)
+			var got []string
+			for _, e := range ents {
+				got = append(got, strings.ToLower(e.Text)+"/"+string(e.Label))
+			}
+			assert.Equal(t, []string{"ada lovelace/PERSON", "london/GPE", "1815/DATE"}, got)
+		})
+	}
+}

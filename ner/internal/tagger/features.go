@@ -21,6 +21,7 @@ type Doc struct {
 	short []rng // shape with runs collapsed
 	clus  []int32
 	caps  bool // most letters of the sentence are capitals (a headline)
+	lows  bool // the sentence has no capital at all (chat, transcripts)
 	// Extra turns on the second set of features (bigram windows, shape
 	// trigrams, headline case, neighbour suffixes).
 	Extra bool
@@ -94,6 +95,7 @@ func (d *Doc) Reset(text string, toks []Span) {
 		}
 	}
 	d.caps = upper >= 8 && upper > 4*lower
+	d.lows = lower >= 8 && upper == 0
 }
 
 // normPunct maps typographic punctuation tokens to the forms the training
@@ -263,6 +265,10 @@ func (d *Doc) Features(dst []uint64, i int) []uint64 {
 		if d.caps {
 			add(start(44).bytes(d.short1(i)))
 			add(start(45).bytes(nw))
+		}
+		if d.lows {
+			add(start(48).bytes(d.short1(i)))
+			add(start(49).bytes(nw))
 		}
 		if i > 0 {
 			add(start(46).bytes(d.suffix(i-1, 3)))
