@@ -59,10 +59,16 @@ func hybridScores(p lr.Scores) scores {
 			c = 0.05
 		}
 	}
+	// Python's round-half-even is VADER's business; plain rounding is
+	// enough here and much cheaper than pyRound.
 	return scores{
-		compound: pyRound(c, 4),
-		pos:      pyRound(pos, 3),
-		neu:      pyRound(1-p.PPolar, 3),
-		neg:      pyRound(neg, 3),
+		compound: round(c, 1e4),
+		pos:      round(pos, 1e3),
+		neu:      round(1-p.PPolar, 1e3),
+		neg:      round(neg, 1e3),
 	}
+}
+
+func round(x, scale float64) float64 {
+	return math.Round(x*scale) / scale
 }
