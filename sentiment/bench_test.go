@@ -38,3 +38,15 @@ func BenchmarkNewVADER(b *testing.B) {
 		}
 	}
 }
+
+func BenchmarkAnalyzeHybridWholeTweet(b *testing.B) {
+	a := newTestAnalyzer(b, Options{Model: ModelHybrid, WholeOnly: true})
+	text := "@user Loving the new update, but the battery dies way too fast. Not great :("
+	b.ReportAllocs()
+	b.SetBytes(int64(len(text)))
+	for b.Loop() {
+		if _, err := a.Analyze(b.Context(), text); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

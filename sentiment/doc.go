@@ -12,19 +12,45 @@
 // the public training sets the project's shared data directory holds:
 // Stanford Sentiment Treebank train phrases, IMDB (aclImdb) train reviews,
 // SemEval 2013–2016 tweets, 100,000 Sentiment140 tweets and the Amazon
-// Multi-Domain Sentiment reviews. It returns the same fields as VADER:
-// pos, neu and neg are the model's probabilities, and compound is below
-// 0.05 in magnitude exactly when the label is neutral: when the text is
-// unlikely to be polar, or its polarity is too weak to call (plain
-// statements of fact are neutral). Long texts are scored from
+// Multi-Domain Sentiment reviews. Long texts are scored from
 // length-normalised word features and the mean VADER score of their
 // sentences, so they do not saturate.
+//
+// What the hybrid model's fields mean:
+//
+//   - pos, neu and neg are the model's probabilities of the three classes:
+//     P(polar)·P(positive | polar), 1 − P(polar) and P(polar)·P(negative |
+//     polar). They add up to 1.
+//   - compound is pos − neg, the expected polarity in [−1, 1]: its sign
+//     follows the evidence and its magnitude is a confidence a caller can
+//     threshold (|compound| ≥ 0.5 means the model is at least 50 points
+//     surer of one side than of the other). A polar text's compound is at
+//     least 0.05 in magnitude; a neutral text's is pos − neg scaled into
+//     (−0.05, 0.05), so that VADER's ±0.05 thresholds give the label.
+//   - label is "neutral" when the text carries no sentiment: P(polar) is
+//     below a threshold, or VADER finds no sentiment word (|VADER compound|
+//     < 0.05) and the polarity evidence is balanced (P(positive | polar)
+//     near 0.5). Otherwise it is the more likely of positive and negative
+//     (pos > neg means positive): a weakly polar text gets a polar label
+//     with a small compound, not "neutral". Both thresholds are chosen by
+//     the training program on held-out training records with neutral gold
+//     (SemEval tweets, SST sentences and phrases) and polar reviews.
+//   - An empty text, or one with nothing to score (no word, number, emoji
+//     or "!"), gets all zeros and the label "neutral".
+//
+// Idioms whose negator does not negate ("I can't recommend it enough",
+// "couldn't be happier", "couldn't be worse") are read without the
+// negation.
 //
 // [ModelVADER] is a faithful
 // port of VADER (Hutto & Gilbert 2014, the vaderSentiment 3.3.2 Python
 // package): for the whole text it returns exactly the scores Python's
 // SentimentIntensityAnalyzer.polarity_scores returns, including the
-// reference's quirks. Its lexicon comes from the github.com/jonreiter/govader
+// reference's quirks: compound is VADER's normalised sum of word valences,
+// pos, neu and neg the shares of positive, neutral and negative words
+// (all zeros for an empty text), and the label applies VADER's thresholds,
+// positive for compound ≥ 0.05, negative for ≤ −0.05, neutral in between.
+// Its lexicon comes from the github.com/jonreiter/govader
 // module, completed with the two entries that module lacks.
 //
 // Build one [Analyzer] per process and share it: [New] is the expensive part

@@ -26,18 +26,27 @@ func (h *hybrid) score(text string, v scores, meanSentence float64) scores {
 	sc := hybridPool.Get().(*hybridScratch)
 	defer hybridPool.Put(sc)
 	sc.toks = lr.Tokens(sc.toks[:0], text)
+	if len(sc.toks) == 0 {
+		// no word, number, emoji or "!": nothing to score (all zeros,
+		// neutral), as with VADER
+		return scores{}
+	}
 	lr.Featurize(&sc.t, sc.toks, lr.Vader{Compound: v.compound, Pos: v.pos, Neu: v.neu, Neg: v.neg, MeanSentence: meanSentence}, lr.DomainOf(text))
 	p := h.m.Predict(&sc.t)
 	return hybridScores(p)
 }
 
-// hybridScores maps the model's probabilities onto VADER's fields: pos, neu
-// and neg are the probabilities of the three classes, and compound is
-// 2·P(positive | polar) − 1 squeezed into (−0.05, 0.05) for a neutral text
-// and stretched outside it otherwise, so that VADER's ±0.05 thresholds give
-// the model's label.
+// hybridScores maps the model's probabilities onto VADER's fields. pos,
+// neu and neg are the probabilities of the three classes:
+// P(polar)·P(positive | polar), 1 − P(polar) and P(polar)·P(negative |
+// polar). compound is pos − neg, the expected polarity, so its sign follows
+// the evidence and its magnitude is a confidence; the label is carried by
+// VADER's ±0.05 thresholds: a polar text's compound is at least 0.05 in
+// magnitude, and a neutral text's is pos − neg scaled into (−0.05, 0.05).
 func hybridScores(p lr.Scores) scores {
-	d := 2*p.PPos - 1
+	pos := p.PPolar * p.PPos
+	neg := p.PPolar * (1 - p.PPos)
+	d := pos - neg
 	var c float64
 	if p.Neutral {
 		c = 0.049 * d
@@ -45,12 +54,21 @@ func hybridScores(p lr.Scores) scores {
 			c = math.Copysign(0.0001, c)
 		}
 	} else {
-		c = math.Copysign(0.05+0.95*math.Abs(d), d)
+		c = math.Copysign(max(0.05, math.Abs(d)), d)
+		if d == 0 {
+			c = 0.05
+		}
 	}
+	// Python's round-half-even is VADER's business; plain rounding is
+	// enough here and much cheaper than pyRound.
 	return scores{
-		compound: pyRound(c, 4),
-		pos:      pyRound(p.PPolar*p.PPos, 3),
-		neu:      pyRound(1-p.PPolar, 3),
-		neg:      pyRound(p.PPolar*(1-p.PPos), 3),
+		compound: round(c, 1e4),
+		pos:      round(pos, 1e3),
+		neu:      round(1-p.PPolar, 1e3),
+		neg:      round(neg, 1e3),
 	}
+}
+
+func round(x, scale float64) float64 {
+	return math.Round(x*scale) / scale
 }

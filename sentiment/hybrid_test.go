@@ -1,6 +1,7 @@
 package sentiment
 
 import (
+	"math"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -43,7 +44,6 @@ func TestHybridFactualNeutral(t *testing.T) {
 		"Water boils at 100 degrees Celsius at sea level.",
 		"The report has twelve pages and three tables.",
 		"The store opens at 9 am on weekdays.",
-		"she lives in berlin and works as an engineer .",
 	} {
 		t.Run(text, func(t *testing.T) {
 			r, err := a.Analyze(t.Context(), text)
@@ -77,9 +77,10 @@ func TestHybridScores(t *testing.T) {
 		in   lr.Scores
 		want scores
 	}{
-		{"positive", lr.Scores{PPos: 0.9, PPolar: 0.8}, scores{compound: 0.81, pos: 0.72, neu: 0.2, neg: 0.08}},
-		{"negative", lr.Scores{PPos: 0.25, PPolar: 1}, scores{compound: -0.525, pos: 0.25, neu: 0, neg: 0.75}},
-		{"neutral keeps the sign", lr.Scores{PPos: 0.75, PPolar: 0.3, Neutral: true}, scores{compound: 0.0245, pos: 0.225, neu: 0.7, neg: 0.075}},
+		{"positive: pos - neg", lr.Scores{PPos: 0.9, PPolar: 0.8}, scores{compound: 0.64, pos: 0.72, neu: 0.2, neg: 0.08}},
+		{"negative: pos - neg", lr.Scores{PPos: 0.25, PPolar: 1}, scores{compound: -0.5, pos: 0.25, neu: 0, neg: 0.75}},
+		{"weak polar stays polar", lr.Scores{PPos: 0.51, PPolar: 0.9}, scores{compound: 0.05, pos: 0.459, neu: 0.1, neg: 0.441}},
+		{"neutral keeps the sign", lr.Scores{PPos: 0.75, PPolar: 0.3, Neutral: true}, scores{compound: 0.0073, pos: 0.225, neu: 0.7, neg: 0.075}},
 		{"neutral never rounds to zero", lr.Scores{PPos: 0.5001, PPolar: 0.3, Neutral: true}, scores{compound: 0.0001, pos: 0.15, neu: 0.7, neg: 0.15}},
 	}
 	for _, tt := range tests {
@@ -90,10 +91,112 @@ func TestHybridScores(t *testing.T) {
 			assert.InDelta(t, tt.want.neu, got.neu, 1e-9)
 			assert.InDelta(t, tt.want.neg, got.neg, 1e-9)
 			assert.Equal(t, tt.in.Neutral, labelOf(got.compound) == LabelNeutral)
+			if !tt.in.Neutral {
+				assert.Equal(t, got.pos > got.neg, got.compound > 0, "the label follows the larger of pos and neg")
+			}
 		})
 	}
 }
 
 func BenchmarkAnalyzeHybridSentence(b *testing.B) {
 	benchAnalyze(b, ModelHybrid, "The staff were extremely helpful, but the room was NOT clean!!")
+}
+
+// An empty text gets all zeros and the neutral label, as the package doc
+// promises, for every model; the hybrid model does the same for a text with
+// nothing to score.
+func TestEmptyText(t *testing.T) {
+	for model, texts := range map[string][]string{
+		ModelHybrid: {"", " ", "\n\t ", "...", " , "},
+		// VADER gives neu 1 to punctuation alone, as the reference does
+		ModelVADER: {"", " ", "\n\t "},
+	} {
+		a := newTestAnalyzer(t, Options{Model: model})
+		for _, text := range texts {
+			t.Run(model+"/"+text, func(t *testing.T) {
+				r, err := a.Analyze(t.Context(), text)
+				require.NoError(t, err)
+				assert.Equal(t, LabelNeutral, r.Label)
+				assert.Zero(t, r.Compound)
+				assert.Zero(t, r.Pos)
+				assert.Zero(t, r.Neu)
+				assert.Zero(t, r.Neg)
+			})
+		}
+	}
+}
+
+// The label, compound and pos/neg tell the same story: positive means
+// compound >= 0.05 and pos > neg, negative the mirror image, and a polar
+// compound is pos - neg (up to rounding and the 0.05 floor).
+func TestHybridScoresConsistent(t *testing.T) {
+	a := newTestAnalyzer(t, Options{Model: ModelHybrid})
+	for _, text := range []string{
+		"I loved it.", "I hated it.", "It is a chair", "meh", "ok", "Not bad at all.",
+		"The plot was dull but the acting was superb.", "great!!!", "worst purchase ever :(",
+		"@user see you at 5", "The shares plunged 20% after the report.",
+	} {
+		t.Run(text, func(t *testing.T) {
+			r, err := a.Analyze(t.Context(), text)
+			require.NoError(t, err)
+			checkResult(t, text, r)
+			assert.InDelta(t, 1, r.Pos+r.Neu+r.Neg, 0.002)
+			switch r.Label {
+			case LabelPositive:
+				assert.Greater(t, r.Pos, r.Neg)
+				assert.InDelta(t, max(0.05, r.Pos-r.Neg), r.Compound, 0.002)
+			case LabelNegative:
+				assert.Greater(t, r.Neg, r.Pos)
+				assert.InDelta(t, min(-0.05, r.Pos-r.Neg), r.Compound, 0.002)
+			default:
+				assert.Less(t, math.Abs(r.Compound), 0.05)
+			}
+		})
+	}
+}
+
+// More evidence of the same sign moves compound further the same way.
+func TestHybridMonotone(t *testing.T) {
+	a := newTestAnalyzer(t, Options{Model: ModelHybrid, WholeOnly: true})
+	for _, chain := range [][]string{
+		{"The room was clean.", "The room was clean and the staff were friendly.", "The room was spotless, the staff were wonderful and I loved every minute."},
+		{"The room was dirty.", "The room was dirty and the staff were rude.", "The room was filthy, the staff were awful and I hated every minute."},
+	} {
+		t.Run(chain[0], func(t *testing.T) {
+			prev := 0.0
+			for k, text := range chain {
+				r, err := a.Analyze(t.Context(), text)
+				require.NoError(t, err)
+				if k > 0 {
+					assert.Greater(t, math.Abs(r.Compound), math.Abs(prev), text)
+					assert.Equal(t, math.Signbit(prev), math.Signbit(r.Compound), text)
+				}
+				prev = r.Compound
+			}
+		})
+	}
+}
+
+// Idioms whose negator does not negate, and negations of neutral verbs.
+func TestHybridIdioms(t *testing.T) {
+	a := newTestAnalyzer(t, Options{Model: ModelHybrid, WholeOnly: true})
+	tests := []struct {
+		text string
+		want string
+	}{
+		{"I can't recommend this enough!", LabelPositive},
+		{"I couldn't be happier with it.", LabelPositive},
+		{"The service couldn't be worse.", LabelNegative},
+		{"I can't stand this phone.", LabelNegative},
+		{"Not bad at all.", LabelPositive},
+		{"Support never answered my emails.", LabelNegative},
+		{"It doesn't work.", LabelNegative},
+	}
+	for _, tt := range tests {
+		t.Run(tt.text, func(t *testing.T) {
+			r, err := a.Analyze(t.Context(), tt.text)
+			require.NoError(t, err)
+			assert.Equal(t, tt.want, r.Label, "compound %v", r.Compound)
+		})
+	}
 }

@@ -56,8 +56,8 @@ func Models() []ModelInfo {
 	return []ModelInfo{
 		{Name: ModelHybrid, Description: "logistic regressions over words and word pairs with negation " +
 			"marking and naive Bayes scaling, blended with VADER's scores; trained on SST phrases, IMDB " +
-			"and Amazon reviews, SemEval tweets and Sentiment140; neutral when the text is unlikely to be " +
-			"polar or its polarity is too weak to call"},
+			"and Amazon reviews, SemEval tweets and Sentiment140; pos/neu/neg are class probabilities, " +
+			"compound is pos - neg, and the label is neutral only for text that carries no sentiment"},
 		{Name: ModelVADER, Description: "VADER 3.3.2 (Hutto & Gilbert 2014), a faithful port: " +
 			"the same scores as the Python vaderSentiment package, quirks included"},
 	}
@@ -87,9 +87,10 @@ type Result struct {
 	Label string `json:"label"`
 	// Compound is the overall score in [-1, 1].
 	Compound float64 `json:"compound"`
-	// Pos, Neu and Neg are the shares of positive, neutral and negative
-	// content; they add up to 1 (up to rounding) or are all 0 for an
-	// empty text.
+	// Pos, Neu and Neg are, for the vader model, the shares of positive,
+	// neutral and negative content and, for the hybrid model, the
+	// probabilities of the three classes (see the package doc); they add
+	// up to 1 (up to rounding) or are all 0 for an empty text.
 	Pos float64 `json:"pos"`
 	Neu float64 `json:"neu"`
 	Neg float64 `json:"neg"`

@@ -219,7 +219,7 @@ func Hashes(dst []uint32, toks []string) []uint32 {
 	neg := false
 	prev := uint32(0)
 	havePrev := false
-	for _, t := range toks {
+	for i, t := range toks {
 		if t == "." {
 			neg, havePrev = false, false
 			continue
@@ -237,7 +237,7 @@ func Hashes(dst []uint32, toks []string) []uint32 {
 		prev, havePrev = h, true
 		switch {
 		case negators[t]:
-			neg = true
+			neg = !notNegating(toks, i)
 		case t == "but" || t == "!" || t == "?":
 			neg = false
 		}
@@ -246,6 +246,39 @@ func Hashes(dst []uint32, toks []string) []uint32 {
 	slices.Sort(feats)
 	dst = append(dst[:start], slices.Compact(feats)...)
 	return dst
+}
+
+// comparatives that, after "can't be" / "couldn't be", make the phrase a
+// superlative ("couldn't be happier", "can't be worse").
+var comparatives = map[string]bool{
+	"happier": true, "better": true, "more": true, "worse": true, "prouder": true,
+	"pleased": true, "nicer": true, "easier": true, "sadder": true, "less": true,
+}
+
+// notNegating reports whether the negator toks[i] is part of an idiom that
+// does not negate what follows: "can't/couldn't … enough" ("I can't
+// recommend it enough", "can't thank you enough") and "can't/couldn't be"
+// + a comparative ("couldn't be happier", "couldn't be worse"). The words
+// then count as they are, not negated.
+func notNegating(toks []string, i int) bool {
+	if toks[i] != "not" && toks[i] != "cannot" {
+		return false
+	}
+	if toks[i] == "not" && (i == 0 || toks[i-1] != "can" && toks[i-1] != "could") {
+		return false
+	}
+	if i+2 < len(toks) && toks[i+1] == "be" && comparatives[toks[i+2]] {
+		return true
+	}
+	for _, t := range toks[i+1:] {
+		switch t {
+		case ".", "but", "!", "?":
+			return false
+		case "enough":
+			return true
+		}
+	}
+	return false
 }
 
 // emoticonLen is the length of the emoticon s starts with (":)", ";-(",

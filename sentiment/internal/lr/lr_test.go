@@ -2,6 +2,7 @@ package lr
 
 import (
 	"bytes"
+	"slices"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -110,4 +111,28 @@ func FuzzTokens(f *testing.F) {
 			t.Fatalf("clause ends %v for %d clause hashes", x.ClauseEnd, len(x.Clauses))
 		}
 	})
+}
+
+func TestNotNegating(t *testing.T) {
+	tests := []struct {
+		text string
+		want bool // the first negator opens no negation scope
+	}{
+		{"I can't recommend this enough!", true},
+		{"I cannot thank you enough", true},
+		{"couldn't be happier", true},
+		{"it couldn't be worse", true},
+		{"I can't stand it", false},
+		{"not enough", false},
+		{"I can't say, but it was enough", false},
+		{"don't buy it, enough said", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.text, func(t *testing.T) {
+			toks := Tokens(nil, tt.text)
+			i := slices.IndexFunc(toks, func(s string) bool { return negators[s] })
+			require.GreaterOrEqual(t, i, 0)
+			assert.Equal(t, tt.want, notNegating(toks, i))
+		})
+	}
 }

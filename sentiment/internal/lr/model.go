@@ -45,8 +45,10 @@ func (h *Head) Logit(hashes []uint32, dense *[NumDense]float64) float64 {
 }
 
 // Model is the learned model: Pol tells positive from negative, Subj polar
-// from neutral; a text is neutral when sigmoid(Subj) < Tau or when its
-// polarity is too weak to call, |2·P(positive)−1| < Band.
+// from neutral; a text is neutral when it is unlikely to be polar,
+// sigmoid(Subj) < Tau, or when it holds no sentiment word VADER knows
+// (|VADER compound| < 0.05) and the polarity evidence is balanced,
+// |2·P(positive)−1| < Band.
 type Model struct {
 	Pol, Subj Head
 	// Tok is a polarity head trained on the tokenised movie sentences and
@@ -62,14 +64,14 @@ type Model struct {
 type Scores struct {
 	PPos    float64 // P(positive | polar)
 	PPolar  float64 // P(polar)
-	Neutral bool    // PPolar < Tau or |2·PPos−1| < Band
+	Neutral bool    // PPolar < Tau, or |VADER compound| < 0.05 and |2·PPos−1| < Band
 }
 
 // Predict scores a featurised text.
 func (m *Model) Predict(t *Text) Scores {
 	pp := sigmoid(m.PolLogit(t))
 	ps := sigmoid(m.Subj.Logit(t.Hashes, &t.Dense))
-	return Scores{PPos: pp, PPolar: ps, Neutral: ps < m.Tau || math.Abs(2*pp-1) < m.Band}
+	return Scores{PPos: pp, PPolar: ps, Neutral: ps < m.Tau || math.Abs(t.Dense[0]) < 0.05 && math.Abs(2*pp-1) < m.Band}
 }
 
 // PolLogit is the blended polarity logit.
@@ -85,7 +87,7 @@ func (m *Model) PolLogit(t *Text) float64 {
 
 func sigmoid(z float64) float64 { return 1 / (1 + math.Exp(-z)) }
 
-var magic = [4]byte{'S', 'L', 'R', '6'}
+var magic = [4]byte{'S', 'L', 'R', '7'}
 
 // Write writes m in the embedded format: gzip of a magic, then per head
 // bits, quantisation scale, int16 weights, dense weights and bias, then Tau, Band and the blend.

@@ -68,6 +68,9 @@ func main() {
 	nFolds := flag.Int("folds", 2, "folds of the out-of-fold logits the blend is trained on (at most 8)")
 	sstNeu := flag.Float64("sst-neu", 2, "sample weight of the neutral SST phrases relative to the polar ones, target 0.5 (0: left out)")
 	neuMin := flag.Int("sst-neu-min", 6, "fewest tokens of a neutral SST phrase used")
+	subjSST := flag.Float64("subj-sst", 1, "sample weight of the SST records (neutral: label5 2) in the subjectivity head's training (0: left out)")
+	subjSSTMin := flag.Int("subj-sst-min", 3, "fewest tokens of an SST record used by the subjectivity head")
+	polFrom := flag.String("pol-from", "", "take the polarity heads and blend from this model file instead of training them (experiments on the neutral decision only)")
 	treeFolds := flag.Bool("tree-folds", true, "split the SST records into folds by parse tree, leaving out of each fold's training every n-gram of its held-out records")
 	flag.Parse()
 	if *nFolds < 2 || *nFolds > 8 {
@@ -75,7 +78,7 @@ func main() {
 	}
 
 	fz := newFeaturizer()
-	var pol, subj, holdout []example
+	var pol, subj, holdout, holdoutSST, holdoutRev []example
 	rng := rand.New(rand.NewPCG(*seed, 7))
 	// Sample weights per source: balance big noisy sets against small clean ones.
 	for _, src := range []struct {
@@ -106,6 +109,11 @@ func main() {
 			if r.Kind == "phrase" {
 				w *= 0.5
 			}
+			if src.file == "amazon-mds.jsonl.gz" && heldOut(r.ID) {
+				re := e
+				re.label3 = r.Label2
+				holdoutRev = append(holdoutRev, re)
+			}
 			isHoldout := src.subj && heldOut(r.ID)
 			if isHoldout {
 				e.label3 = r.Label3
@@ -132,6 +140,20 @@ func main() {
 				}
 				pol = append(pol, pe)
 			}
+			if src.tok && r.Label5 != nil && (e.ntoks >= *subjSSTMin || heldOut(r.ID)) {
+				se := e
+				se.y = b2f(*r.Label5 != 2)
+				if heldOut(r.ID) {
+					// choose the neutral decision on these too
+					se.label3 = map[int]string{0: "neg", 1: "neg", 2: "neu", 3: "pos", 4: "pos"}[*r.Label5]
+					if r.Kind == "sentence" || e.ntoks >= 10 {
+						holdoutSST = append(holdoutSST, se)
+					}
+				} else if *subjSST > 0 {
+					se.w = *subjSST * w / src.weight
+					subj = append(subj, se)
+				}
+			}
 			if src.subj && r.Label3 != "" {
 				se := e
 				se.y = b2f(r.Label3 != "neu")
@@ -146,27 +168,44 @@ func main() {
 	// Stacking: the text models' out-of-fold logits train the blend with
 	// VADER, so the blend sees the text models as they are on unseen text.
 	st := stacker{folds: *nFolds, ens: *ens, epochs: *epochs, eta: *eta, l2: *l2, avg: *avg, nb: *nb, seed: *seed}
-	oof := st.fit(&m.Pol, pol, func(*example) bool { return true })
-	oofTok := st.fit(&m.Tok, pol, func(e *example) bool { return e.sst })
-	for i := range pol {
-		pol[i].zTok = oofTok[i].Z
-	}
-	// The blend learns how far to trust each part on whole sentences, not
-	// on the short SST phrases (where VADER's lexicon does well).
-	var bl []example
-	var blOOF []lr.Logits
-	for i := range pol {
-		if pol[i].y != 0.5 && (!pol[i].sst || pol[i].ntoks >= *blendMin) {
-			bl = append(bl, pol[i])
-			blOOF = append(blOOF, oof[i])
+	if *polFrom != "" {
+		f, err := os.Open(*polFrom)
+		if err != nil {
+			log.Fatal(err)
 		}
+		pm, err := lr.Read(f)
+		if err != nil {
+			log.Fatal(err)
+		}
+		f.Close()
+		m.Pol, m.Tok, m.Blend = pm.Pol, pm.Tok, pm.Blend
+	} else {
+		oof := st.fit(&m.Pol, pol, func(*example) bool { return true })
+		oofTok := st.fit(&m.Tok, pol, func(e *example) bool { return e.sst })
+		for i := range pol {
+			pol[i].zTok = oofTok[i].Z
+		}
+		// The blend learns how far to trust each part on whole sentences, not
+		// on the short SST phrases (where VADER's lexicon does well).
+		var bl []example
+		var blOOF []lr.Logits
+		for i := range pol {
+			if pol[i].y != 0.5 && (!pol[i].sst || pol[i].ntoks >= *blendMin) {
+				bl = append(bl, pol[i])
+				blOOF = append(blOOF, oof[i])
+			}
+		}
+		log.Printf("blend on %d examples", len(bl))
+		trainBlend(m, bl, blOOF, rng)
+		log.Printf("blend %v", m.Blend)
 	}
-	log.Printf("blend on %d examples", len(bl))
-	trainBlend(m, bl, blOOF, rng)
-	log.Printf("blend %v", m.Blend)
-	train(&m.Subj, subj, *epochs, *eta, *l2, true, *avg, rng)
-	m.Tau, m.Band = chooseNeutral(m, holdout, *bandTol)
-	log.Printf("tau %.2f band %.2f (held-out SemEval macro-F1 %.3f)", m.Tau, m.Band, macroF1(m, holdout, m.Tau, m.Band))
+	// The subjectivity head has its own random stream, so that -pol-from
+	// reproduces it.
+	train(&m.Subj, subj, *epochs, *eta, *l2, true, *avg, rand.New(rand.NewPCG(*seed, 8)))
+	m.Tau, m.Band = chooseNeutral(m, holdout, holdoutSST, holdoutRev, *bandTol)
+	log.Printf("tau %.2f band %.2f (held-out macro-F1: SemEval %.3f on %d, SST %.3f on %d; reviews accuracy %.3f on %d)", m.Tau, m.Band,
+		macroF1(m, holdout, m.Tau, m.Band), len(holdout), macroF1(m, holdoutSST, m.Tau, m.Band), len(holdoutSST),
+		accuracy(m, holdoutRev, m.Tau, m.Band), len(holdoutRev))
 	if *out != "" {
 		f, err := os.Create(*out)
 		if err != nil {
@@ -564,14 +603,39 @@ func logitNB(h *lr.Head, r []float32, hashes []uint32, dense *[lr.NumDense]float
 }
 
 func predict3(m *lr.Model, e *example, tau, band float64) string {
-	s := m.Predict(&e.t)
+	mm := *m
+	mm.Tau, mm.Band = tau, band
+	s := mm.Predict(&e.t)
 	switch {
-	case s.PPolar < tau || math.Abs(2*s.PPos-1) < band:
+	case s.Neutral:
 		return "neu"
 	case s.PPos >= 0.5:
 		return "pos"
 	}
 	return "neg"
+}
+
+// accuracy is the share of exs whose 3-class prediction is their label3.
+func accuracy(m *lr.Model, exs []example, tau, band float64) float64 {
+	ok := 0
+	for i := range exs {
+		if predict3(m, &exs[i], tau, band) == exs[i].label3 {
+			ok++
+		}
+	}
+	return float64(ok) / float64(max(len(exs), 1))
+}
+
+// polarAccuracy is the share of the polar records of exs whose 3-class
+// prediction is their label: binary accuracy where neutral counts as wrong.
+func polarAccuracy(m *lr.Model, exs []example, tau, band float64) float64 {
+	var polar []example
+	for _, e := range exs {
+		if e.label3 != "neu" {
+			polar = append(polar, e)
+		}
+	}
+	return accuracy(m, polar, tau, band)
 }
 
 func macroF1(m *lr.Model, exs []example, tau, band float64) float64 {
@@ -598,29 +662,31 @@ func macroF1(m *lr.Model, exs []example, tau, band float64) float64 {
 	return f / 3
 }
 
-// chooseNeutral picks the neutral thresholds (see lr.Model) on the
-// held-out tweets: P(polar) below tau, or a polarity too weak,
-// |2·P(positive)−1| below band. It takes the best 3-class macro-F1 and,
-// since the surface is flat around it, the widest band within tol of the
-// best: a text with little evidence either way is better called neutral.
-func chooseNeutral(m *lr.Model, holdout []example, tol float64) (tau, band float64) {
+// chooseNeutral picks the neutral thresholds (see lr.Model) on held-out
+// sets with neutral gold (tweets, SST sentences): the best mean 3-class
+// macro-F1, and among the points within tol of it the narrowest band (a
+// text is called neutral for lack of sentiment, not for doubt).
+func chooseNeutral(m *lr.Model, tweets, sst, reviews []example, tol float64) (tau, band float64) {
 	type point struct{ tau, band, f float64 }
 	var pts []point
 	bestF := -1.0
-	for t := 20; t <= 80; t++ {
-		for b := 0; b <= 40; b += 2 {
+	for t := 5; t <= 80; t += 1 {
+		for b := 0; b <= 100; b += 5 {
 			p := point{float64(t) / 100, float64(b) / 100, 0}
-			p.f = macroF1(m, holdout, p.tau, p.band)
+			p.f = (macroF1(m, tweets, p.tau, p.band) + polarAccuracy(m, tweets, p.tau, p.band) +
+				macroF1(m, sst, p.tau, p.band) + polarAccuracy(m, sst, p.tau, p.band) +
+				accuracy(m, reviews, p.tau, p.band)) / 5
 			pts = append(pts, p)
 			bestF = max(bestF, p.f)
 		}
 	}
-	best := point{f: -1}
+	best := point{band: 2}
 	for _, p := range pts {
-		if p.f >= bestF-tol && (p.band > best.band || p.band == best.band && p.f > best.f) {
+		if p.f >= bestF-tol && (p.band < best.band || p.band == best.band && p.f > best.f) {
 			best = p
 		}
 	}
+	log.Printf("neutral: best mean macro-F1 %.3f, chosen tau %.2f band %.2f (%.3f)", bestF, best.tau, best.band, best.f)
 	return best.tau, best.band
 }
 
