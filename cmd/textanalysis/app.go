@@ -47,7 +47,9 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 			return &usageError{err}
 		},
 		Description: `Each analysis command reads its input from arguments, --file, or standard input,
-and prints JSON (--pretty for a readable form). With --input FILE.jsonl (or - for
+and prints JSON (--pretty for a readable form). Flags may come before or after the
+text; -- ends them (textanalysis sentiment -- "-5 degrees" --pretty scores the whole
+line as text). With --input FILE.jsonl (or - for
 standard input) it runs over JSON lines and writes one line per input, carrying the
 input's "id", flushed line by line.
 
