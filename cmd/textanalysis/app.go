@@ -43,6 +43,14 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 		// urfave/cli calls os.Exit for cli.ExitCoder errors unless this is
 		// set; main alone decides the exit code.
 		ExitErrHandler: func(*cli.Context, error) {},
+		// Without a command: the help; with an unknown one: a usage error
+		// (exit 2), where urfave/cli would exit 1 or 3.
+		Action: func(c *cli.Context) error {
+			if c.Args().Present() {
+				return usagef("unknown command %q (textanalysis --help lists them)", c.Args().First())
+			}
+			return cli.ShowAppHelp(c)
+		},
 		OnUsageError: func(c *cli.Context, err error, isSubcommand bool) error {
 			return &usageError{err}
 		},
@@ -96,8 +104,25 @@ func batchFlags() []cli.Flag {
 		&cli.StringFlag{Name: "input", Aliases: []string{"i"}, Usage: "run over JSON lines from `FILE` (- for standard input)"},
 		&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "write results to `FILE` instead of standard output"},
 		&cli.IntFlag{Name: "workers", Aliases: []string{"w"}, Value: 0, DefaultText: "one per CPU", Usage: "analyse `N` lines at once in batch mode; answers keep the input order"},
+	}
+}
+
+// fetchFlags are for the commands that fetch pages: text and qa.
+func fetchFlags() []cli.Flag {
+	return []cli.Flag{
 		&cli.BoolFlag{Name: "allow-private", EnvVars: []string{"TEXTANALYSIS_ALLOW_PRIVATE"}, Usage: "let URL fetches reach private and loopback addresses (local testing only)"},
 	}
+}
+
+// withoutFlag returns flags less the one named name.
+func withoutFlag(flags []cli.Flag, name string) []cli.Flag {
+	out := flags[:0:0]
+	for _, f := range flags {
+		if f.Names()[0] != name {
+			out = append(out, f)
+		}
+	}
+	return out
 }
 
 func inputFlags() []cli.Flag {

@@ -50,6 +50,9 @@ func runBatch(c *cli.Context, analyse lineFunc) error {
 		return err
 	}
 	defer closeOut()
+	if c.Bool("pretty") {
+		return usagef("--pretty does not apply to batch output, which is one JSON object per line")
+	}
 	workers := c.Int("workers")
 	if workers < 0 {
 		return usagef("--workers must be at least 1 (0: one per CPU)")
@@ -76,6 +79,9 @@ func runBatch(c *cli.Context, analyse lineFunc) error {
 	}
 	if err := c.Context.Err(); err != nil {
 		return err
+	}
+	if bar != nil {
+		bar.complete()
 	}
 	if failed > 0 {
 		return fmt.Errorf("%w: %d", errBatchFailed, failed)
@@ -125,7 +131,7 @@ func runParallel(ctx context.Context, in io.Reader, out io.Writer, analyse lineF
 					return
 				}
 				read.Add(1)
-				jobs <- job{seq: seq, line: append([]byte(nil), trimmed...), size: int64(len(line))}
+				jobs <- job{seq: seq, line: append([]byte(nil), trimmed...), size: lineSize(line, rerr)}
 				seq++
 			}
 			if rerr != nil {
@@ -221,7 +227,7 @@ func runSerial(ctx context.Context, in io.Reader, out io.Writer, analyse lineFun
 				return failed, fmt.Errorf("write output: %w", err)
 			}
 			if bar != nil {
-				bar.add(int64(len(line)))
+				bar.add(lineSize(line, rerr))
 			}
 		}
 		if rerr == io.EOF {
@@ -237,6 +243,14 @@ func runSerial(ctx context.Context, in io.Reader, out io.Writer, analyse lineFun
 		}
 	}
 	return failed, nil
+}
+
+// lineSize is the bytes of input that line took, with its newline.
+func lineSize(line []byte, err error) int64 {
+	if err == nil {
+		return int64(len(line)) + 1
+	}
+	return int64(len(line))
 }
 
 // readLine reads one line, at most maxLineBytes long, without its end.
@@ -372,6 +386,14 @@ func (p *progress) draw() {
 		return
 	}
 	fmt.Fprintf(p.w, "\r%d lines %.1f/s", p.lines, rate)
+}
+
+// complete marks the whole input read: blank lines, which are not
+// answered, still took bytes, and the bar must end full.
+func (p *progress) complete() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.done = max(p.done, p.total)
 }
 
 func (p *progress) finish() {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -12,6 +13,10 @@ import (
 	"github.com/textanalysis/go-textanalysis/display"
 	"github.com/textanalysis/go-textanalysis/textanalysis"
 )
+
+// errNoTextField answers a batch line that has no "text": scoring it as an
+// empty text would hide a misspelt key.
+var errNoTextField = errors.New(`a line needs "text"`)
 
 // decodeLine reads a batch line into v, naming the line's problem plainly.
 func decodeLine(line json.RawMessage, v any) error {
@@ -37,7 +42,7 @@ Examples:
    textanalysis text https://en.wikipedia.org/wiki/Ada_Lovelace
    curl -s https://example.com | textanalysis text --html - --url https://example.com
    textanalysis text --input pages.jsonl --output texts.jsonl`,
-		Flags: append(batchFlags(),
+		Flags: append(append(batchFlags(), fetchFlags()...),
 			&cli.StringFlag{Name: "html", Usage: "extract from the page in `FILE` (- for standard input) instead of fetching"},
 			&cli.StringFlag{Name: "url", Usage: "the page's `URL` (with --html: resolves links, fills \"url\")"},
 			&cli.BoolFlag{Name: "json", Usage: "with --html, print the whole result as JSON instead of the text"},
@@ -148,10 +153,11 @@ Batch lines: {"id", "text", "spans"?, "model"?, "format"?} in; {"id", "html"} ou
 Examples:
    textanalysis display --page "Ada Lovelace was born in London." > entities.html
    textanalysis display --spans 0:3:PERSON --format span "Ada wrote notes."`,
-		Flags: append(append(batchFlags(), inputFlags()...),
+		// The answer is HTML: --pretty has nothing to indent.
+		Flags: append(append(withoutFlag(batchFlags(), "pretty"), inputFlags()...),
 			&cli.StringFlag{Name: "spans", Aliases: []string{"s"}, Usage: "draw these `SPANS` instead of recognized entities"},
 			&cli.StringFlag{Name: "model", Aliases: []string{"m"}, Usage: "entity `MODEL` when no spans are given"},
-			&cli.StringFlag{Name: "format", Usage: "`ent` (inline entities) or `span` (underlined, overlapping spans)"},
+			&cli.StringFlag{Name: "format", Usage: "`FORMAT`: ent (inline entities) or span (underlined, overlapping spans)"},
 			&cli.BoolFlag{Name: "page", Usage: "write a whole HTML page instead of a fragment"},
 		),
 		Action: func(c *cli.Context) error {
@@ -181,7 +187,7 @@ Examples:
 				return runBatch(c, func(ctx context.Context, line json.RawMessage, id *json.RawMessage) (any, error) {
 					var in struct {
 						ID     json.RawMessage `json:"id"`
-						Text   string          `json:"text"`
+						Text   *string         `json:"text"`
 						Spans  *string         `json:"spans"`
 						Model  string          `json:"model"`
 						Format string          `json:"format"`
@@ -190,11 +196,14 @@ Examples:
 						return nil, err
 					}
 					*id = in.ID
+					if in.Text == nil {
+						return nil, errNoTextField
+					}
 					spans := ""
 					if in.Spans != nil {
 						spans = *in.Spans
 					}
-					html, err := render(ctx, in.Text, spans, orDefault(in.Model, c.String("model")), orDefault(in.Format, c.String("format")), in.Spans != nil)
+					html, err := render(ctx, *in.Text, spans, orDefault(in.Model, c.String("model")), orDefault(in.Format, c.String("format")), in.Spans != nil)
 					if err != nil {
 						return nil, err
 					}
@@ -283,7 +292,7 @@ Examples:
    textanalysis qa -q "Where was Ada born?" --context "Ada was born in London."
    textanalysis qa -q "When was she born?" --url https://en.wikipedia.org/wiki/Ada_Lovelace
    textanalysis qa --input questions.jsonl`,
-		Flags: append(append(batchFlags(), inputFlags()...),
+		Flags: append(append(append(batchFlags(), inputFlags()...), fetchFlags()...),
 			&cli.StringFlag{Name: "question", Aliases: []string{"q"}, Usage: "the `QUESTION`"},
 			&cli.StringFlag{Name: "context", Aliases: []string{"c"}, Usage: "the `TEXT` to search"},
 			&cli.StringFlag{Name: "url", Usage: "search the main text of the page at `URL`"},
@@ -360,20 +369,23 @@ func textModelAction(analyzer analyzerFunc, analyse func(ctx context.Context, an
 		model := c.String("model")
 		if c.String("input") != "" {
 			return runBatch(c, func(ctx context.Context, line json.RawMessage, id *json.RawMessage) (any, error) {
-				if vals, ok := decodeStringLine(line, "id", "text", "model"); ok && vals[0] != "" {
+				if vals, ok := decodeStringLine(line, "id", "text", "model"); ok && vals[0] != "" && vals[1] != "" {
 					*id, _ = json.Marshal(vals[0])
 					return analyse(ctx, an, vals[1], orDefault(vals[2], model))
 				}
 				var in struct {
 					ID    json.RawMessage `json:"id"`
-					Text  string          `json:"text"`
+					Text  *string         `json:"text"`
 					Model string          `json:"model"`
 				}
 				if err := decodeLine(line, &in); err != nil {
 					return nil, err
 				}
 				*id = in.ID
-				return analyse(ctx, an, in.Text, orDefault(in.Model, model))
+				if in.Text == nil {
+					return nil, errNoTextField
+				}
+				return analyse(ctx, an, *in.Text, orDefault(in.Model, model))
 			})
 		}
 		text, err := readText(c)

@@ -1,0 +1,94 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func TestUnknownCommandIsUsage(t *testing.T) {
+	_, _, code := run(t, "", "nope")
+	assert.Equal(t, exitUsage, code)
+	out, _, code := run(t, "")
+	assert.Equal(t, exitOK, code)
+	assert.Contains(t, out, "COMMANDS:")
+}
+
+func TestFlagsOfferedWhereTheyApply(t *testing.T) {
+	tests := []struct {
+		cmd         string
+		has, hasNot []string
+	}{
+		{"ner", []string{"--pretty"}, []string{"--allow-private"}},
+		{"sentiment", []string{"--pretty"}, []string{"--allow-private"}},
+		{"display", []string{"--format FORMAT", "ent (inline entities) or span"}, []string{"--allow-private", "--pretty", "`"}},
+		{"text", []string{"--allow-private"}, nil},
+		{"qa", []string{"--allow-private"}, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.cmd, func(t *testing.T) {
+			out, _, code := run(t, "", tt.cmd, "--help")
+			require.Equal(t, exitOK, code)
+			for _, s := range tt.has {
+				assert.Contains(t, out, s)
+			}
+			for _, s := range tt.hasNot {
+				assert.NotContains(t, out, s)
+			}
+		})
+	}
+	t.Run("allow-private on ner is a usage error", func(t *testing.T) {
+		_, _, code := run(t, "", "ner", "--allow-private", "Ada")
+		assert.Equal(t, exitUsage, code)
+	})
+	t.Run("pretty in batch mode is a usage error", func(t *testing.T) {
+		_, _, code := run(t, `{"id":1,"text":"great"}`+"\n", "sentiment", "--input", "-", "--pretty")
+		assert.Equal(t, exitUsage, code)
+	})
+}
+
+func TestBatchLineWithoutText(t *testing.T) {
+	for _, cmd := range []string{"sentiment", "ner", "display"} {
+		t.Run(cmd, func(t *testing.T) {
+			out, _, code := run(t, `{"id":"a","txt":"great"}`+"\n"+`{"id":"b","text":"Ada was great."}`+"\n", cmd, "--input", "-")
+			assert.Equal(t, exitBatchFailed, code)
+			lines := strings.Split(strings.TrimSpace(out), "\n")
+			require.Len(t, lines, 2)
+			assert.JSONEq(t, `{"id":"a","error":"a line needs \"text\""}`, lines[0])
+			assert.NotContains(t, lines[1], `"error"`)
+		})
+	}
+}
+
+func TestProgressEndsFull(t *testing.T) {
+	tests := []struct {
+		name, input string
+	}{
+		{"lines", strings.Repeat(`{"id":1,"text":"x"}`+"\n", 7)},
+		{"no final newline", `{"id":1,"text":"x"}` + "\n" + `{"id":2,"text":"y"}`},
+		{"blank lines", "\n\n" + `{"id":1,"text":"x"}` + "\n\n"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var buf bytes.Buffer
+			bar := newProgress(&buf, int64(len(tt.input)))
+			echo := func(_ context.Context, line json.RawMessage, id *json.RawMessage) (any, error) {
+				*id = json.RawMessage("1")
+				return map[string]int{}, nil
+			}
+			_, err := runSerial(context.Background(), strings.NewReader(tt.input), io.Discard, echo, bar)
+			require.NoError(t, err)
+			bar.complete()
+			bar.finish()
+			draws := strings.Split(strings.TrimSpace(buf.String()), "\r")
+			last := draws[len(draws)-1]
+			assert.Contains(t, last, "["+strings.Repeat("#", 30)+"] 100%", last)
+		})
+	}
+}
