@@ -25,6 +25,7 @@ func TestReorderArgs(t *testing.T) {
 		{"stdin dash stays an argument", []string{"ner", "-", "--pretty"}, []string{"ner", "--pretty", "--", "-"}},
 		{"flags only", []string{"ner", "--pretty"}, []string{"ner", "--pretty"}},
 		{"subcommand", []string{"keys", "delete-account", "ada@example.com", "--json"}, []string{"keys", "delete-account", "--json", "--", "ada@example.com"}},
+		{"subcommand flag with a value", []string{"keys", "revoke", "ta_live_ab12cd…", "--db", "x.db"}, []string{"keys", "revoke", "--db", "x.db", "--", "ta_live_ab12cd…"}},
 		{"unknown command left alone", []string{"nope", "a", "--b"}, []string{"nope", "a", "--b"}},
 		{"global flag", []string{"--help"}, []string{"--help"}},
 	}
