@@ -1,11 +1,14 @@
 package main
 
 import (
+	"cmp"
+	"context"
 	"encoding/csv"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -426,12 +429,46 @@ func keysPlan(c *cli.Context) error {
 	return nil
 }
 
+// A usageLine is one row of textanalysis usage: an invoice line, and when
+// the account was erased (keys delete-account), so that an empty e-mail
+// reads as erased, not as a trial or sandbox account.
+type usageLine struct {
+	access.InvoiceLine
+	ErasedAt string `json:"erased_at,omitempty"`
+}
+
+// usageLines returns the month's invoice lines by account ID.
+func usageLines(ctx context.Context, g *access.Gate, month time.Time) ([]usageLine, error) {
+	lines, err := g.Invoice(ctx, month)
+	if err != nil {
+		return nil, err
+	}
+	slices.SortFunc(lines, func(a, b access.InvoiceLine) int { return cmp.Compare(a.AccountID, b.AccountID) })
+	out := make([]usageLine, 0, len(lines))
+	for _, l := range lines {
+		ul := usageLine{InvoiceLine: l}
+		if l.Email == "" {
+			a, err := g.Store().Account(ctx, l.AccountID)
+			if err != nil {
+				return nil, err
+			}
+			if a.Deleted() {
+				ul.ErasedAt = a.DeletedAt.UTC().Format(time.RFC3339)
+			}
+		}
+		out = append(out, ul)
+	}
+	return out, nil
+}
+
 func usageCommand() *cli.Command {
 	return &cli.Command{
 		Name:  "usage",
 		Usage: "requests per account for a month, with the Pay as you go amount, as CSV or JSON",
 		Description: `Counts come from the store the server uses. Pay as you go costs 0.10 USD per
 1,000 requests (0.0001 USD a request); the month's amount is rounded to the cent.
+Rows are ordered by account ID; an account erased with "keys delete-account" has
+no e-mail and its erased_at set.
 
 Examples:
    textanalysis usage
@@ -459,7 +496,7 @@ Examples:
 				return err
 			}
 			defer closeStore()
-			lines, err := g.Invoice(c.Context, month)
+			lines, err := usageLines(c.Context, g, month)
 			if err != nil {
 				return err
 			}
@@ -467,9 +504,9 @@ Examples:
 				return writeJSONTo(c.App.Writer, lines)
 			}
 			w := csv.NewWriter(c.App.Writer)
-			_ = w.Write([]string{"month", "account_id", "email", "plan", "requests", "amount_usd"})
+			_ = w.Write([]string{"month", "account_id", "email", "plan", "requests", "amount_usd", "erased_at"})
 			for _, l := range lines {
-				_ = w.Write([]string{l.Month, strconv.FormatInt(l.AccountID, 10), l.Email, l.Plan, strconv.FormatInt(l.Requests, 10), strconv.FormatFloat(l.AmountUSD, 'f', 2, 64)})
+				_ = w.Write([]string{l.Month, strconv.FormatInt(l.AccountID, 10), l.Email, l.Plan, strconv.FormatInt(l.Requests, 10), strconv.FormatFloat(l.AmountUSD, 'f', 2, 64), l.ErasedAt})
 			}
 			w.Flush()
 			return w.Error()
