@@ -273,7 +273,7 @@ func responseSchemas() obj {
 				"detail":      obj{"type": "string", "description": "What went wrong, for a person."},
 				"error":       obj{"type": "string", "description": "Machine-readable code."},
 				"action":      obj{"type": "string", "enum": []string{"wait", "upgrade", "claim"}, "description": "On 429: what to do."},
-				"reset":       obj{"type": "string", "format": "date-time"},
+				"reset":       obj{"type": "string", "format": "date-time", "description": "On 429: when waiting ends (RFC 3339, UTC). For error rate_limited, the per-second limit, it is when the next request is allowed (as Retry-After says); for allowance_exhausted, when the allowance refills (as X-Gw-Reset says)."},
 				"upgrade_url": str,
 				"claim_url":   str,
 				"cause":       obj{"type": "string", "description": "On 502: why the page could not be fetched."},

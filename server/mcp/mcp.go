@@ -81,6 +81,12 @@ type Result struct {
 	Body json.RawMessage `json:"body"`
 	// Gateway is the allowance after the call.
 	Gateway Gateway `json:"gateway"`
+	// RetryAfter is the answer's Retry-After in whole seconds: how long to
+	// wait before calling again, on a 429 that waiting cures (the
+	// per-second limit, or a used-up monthly allowance) or a busy 503.
+	// Absent otherwise: HTTP clients read the header, which a tool result
+	// has no other way to carry.
+	RetryAfter *int64 `json:"retry_after,omitempty"`
 }
 
 // Gateway carries the X-Gw-Remaining and X-Gw-Reset values of the
@@ -109,11 +115,12 @@ var outputSchema = map[string]any{
 			},
 			"required": []any{"remaining", "reset"},
 		},
+		"retry_after": map[string]any{"type": "integer", "minimum": 0, "description": "Seconds to wait before calling again (the HTTP Retry-After header); present on a 429 that waiting cures and on a busy 503."},
 	},
 	"required": []any{"status", "body", "gateway"},
 }
 
-const instructions = `Each tool is one operation of the go-textanalysis HTTP API and answers {"status", "body", "gateway": {"remaining", "reset"}}: the HTTP status and body the operation gives for the same input, and the key's allowance after the call. Calling a tool needs an API key (X-API-Key or Authorization: Bearer header, or the URL /mcp/k/<key>); every call counts against the key's allowance like an HTTP request. On status 429 stop and read body.action: wait for gateway.reset, or upgrade or claim the key.`
+const instructions = `Each tool is one operation of the go-textanalysis HTTP API and answers {"status", "body", "gateway": {"remaining", "reset"}, "retry_after"?}: the HTTP status and body the operation gives for the same input, the key's allowance after the call, and the Retry-After seconds when waiting helps. Calling a tool needs an API key (X-API-Key or Authorization: Bearer header, or the URL /mcp/k/<key>); every call counts against the key's allowance like an HTTP request. On status 429 read body.error: "rate_limited" is the per-second limit, so wait retry_after seconds (body.reset is the time) and call again; "allowance_exhausted" means the period's allowance is used up: body.action says "wait" until body.reset (gateway.reset, often days away), "upgrade" (ask for more at body.upgrade_url) or "claim" (claim the trial key at body.claim_url). On status 503 wait retry_after seconds.`
 
 // New returns the handler to mount at /mcp and /mcp/ (for /mcp/k/<key>).
 // Other paths under /mcp/ answer 404. The handler is safe for concurrent
@@ -383,6 +390,9 @@ func resultOf(rec *recorder) Result {
 		return res
 	}
 	h := rec.Header()
+	if v, err := strconv.ParseInt(h.Get("Retry-After"), 10, 64); err == nil && v >= 0 {
+		res.RetryAfter = &v
+	}
 	if v, err := strconv.ParseInt(h.Get("X-Gw-Remaining"), 10, 64); err == nil {
 		res.Gateway.Remaining = &v
 	}

@@ -59,7 +59,9 @@ func newEnv(tb testing.TB, cfg access.Config) *env {
 	cfg.Store = st
 	// Raised so that the per-second limit never interferes.
 	fast := access.Rate{PerSecond: 1000, Burst: 1000}
-	cfg.Rates = map[store.Plan]access.Rate{store.PlanTrial: fast, store.PlanFree: fast, store.PlanPayg: fast, store.PlanSandbox: fast}
+	if cfg.Rates == nil {
+		cfg.Rates = map[store.Plan]access.Rate{store.PlanTrial: fast, store.PlanFree: fast, store.PlanPayg: fast, store.PlanSandbox: fast}
+	}
 	gate, err := access.New(ctx, cfg)
 	require.NoError(tb, err)
 	srv, err := server.New(server.Config{Gate: gate}, an)

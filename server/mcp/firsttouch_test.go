@@ -1,0 +1,48 @@
+package mcp_test
+
+import (
+	"encoding/json"
+	"net/http"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/textanalysis/go-textanalysis/server/access"
+	"github.com/textanalysis/go-textanalysis/server/store"
+)
+
+// A per-second 429 carries retry_after (the Retry-After header HTTP
+// clients read) and a body.reset seconds away, not at the month's end.
+func TestRateLimitedResultCarriesRetryAfter(t *testing.T) {
+	slow := access.Rate{PerSecond: 0.01, Burst: 1}
+	e := newEnv(t, access.Config{Rates: map[store.Plan]access.Rate{store.PlanTrial: slow, store.PlanFree: slow, store.PlanPayg: slow, store.PlanSandbox: slow}})
+	key := e.key(t)
+	cs, _ := connect(t, e.ts.URL+"/mcp", header("X-API-Key", key))
+	first, _ := call(t, cs, "analyze_sentiment", map[string]any{"text": "fine"})
+	require.Equal(t, http.StatusOK, first.Status, string(first.Body))
+	assert.Nil(t, first.RetryAfter, "a 200 has no retry_after")
+	res, _ := call(t, cs, "analyze_sentiment", map[string]any{"text": "fine"})
+	require.Equal(t, http.StatusTooManyRequests, res.Status, string(res.Body))
+	var body struct{ Error, Reset string }
+	require.NoError(t, json.Unmarshal(res.Body, &body))
+	assert.Equal(t, "rate_limited", body.Error)
+	require.NotNil(t, res.RetryAfter)
+	assert.InDelta(t, 100, *res.RetryAfter, 2)
+	reset, err := time.Parse(time.RFC3339, body.Reset)
+	require.NoError(t, err)
+	assert.WithinDuration(t, time.Now().Add(time.Duration(*res.RetryAfter)*time.Second), reset, 5*time.Second)
+}
+
+// The instructions tell the two kinds of 429 apart, so that an agent does
+// not wait for the month's end after a per-second refusal.
+func TestInstructionsTellThe429sApart(t *testing.T) {
+	e := newEnv(t, access.Config{})
+	cs, _ := connect(t, e.ts.URL+"/mcp", nil)
+	ins := cs.InitializeResult().Instructions
+	for _, want := range []string{`"rate_limited"`, "retry_after", `"allowance_exhausted"`} {
+		assert.Contains(t, ins, want)
+	}
+	assert.NotContains(t, ins, "wait for gateway.reset")
+}
