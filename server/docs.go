@@ -103,9 +103,11 @@ func (s *Server) index(base string) docsIndex {
 			"max_question_chars": limits.MaxQuestionRunes,
 			"max_url_chars":      limits.MaxURLRunes,
 			"max_spans":          limits.MaxSpans,
-			"max_display_bytes":  limits.MaxDisplayBytes,
-			"max_header_bytes":   MaxHeaderBytes,
-			"request_timeout_s":  s.cfg.RequestTimeout.Seconds(),
+			// The display package's fixed cap: the facade sets no other.
+			"max_overlapping_spans": display.DefaultMaxOverlap,
+			"max_display_bytes":     limits.MaxDisplayBytes,
+			"max_header_bytes":      MaxHeaderBytes,
+			"request_timeout_s":     s.cfg.RequestTimeout.Seconds(),
 		},
 	}
 	for _, op := range operations {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"io"
 	"net/http"
+	"strconv"
 
 	"github.com/textanalysis/go-textanalysis/display"
 	"github.com/textanalysis/go-textanalysis/textanalysis"
@@ -68,7 +69,7 @@ var (
 		Description: "The text to draw. Required: without `spans`, its entities are recognized with `model`."}
 	spansField = field{Name: "spans", Example: "0:12:PERSON,25:31:GPE",
 		Description: "Spans to draw instead of recognized entities, in code points, end exclusive: a JSON array " +
-			"`[{\"start\":0,\"end\":12,\"label\":\"PERSON\"}]` or the compact form `0:12:PERSON,25:31:GPE`. Spans may overlap (format `span`)."}
+			"`[{\"start\":0,\"end\":12,\"label\":\"PERSON\"}]` or the compact form `0:12:PERSON,25:31:GPE`. Spans may overlap in format `span`, at most " + strconv.Itoa(display.DefaultMaxOverlap) + " at one character (422 above); in format `ent` they may not."}
 	formatField = field{Name: "format", Enum: formatNames, Example: "ent",
 		Description: "`ent`: entities highlighted inline with their label (default without spans); `span`: spans underlined, overlaps stacked (default with spans)."}
 	questionField = field{Name: "question", Required: true, MinRunes: 1, MaxRunes: maxQuestion, Example: "Where was Ada Lovelace born?",

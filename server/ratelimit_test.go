@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -46,4 +47,30 @@ func TestRateLimitedResetIsTheNextAllowedRequest(t *testing.T) {
 	// second after Retry-After.
 	assert.False(t, reset.After(now.Add(time.Duration(retry+1)*time.Second)), "reset %s is far after Retry-After", reset)
 	assert.Equal(t, "2026-04-01T00:00:00Z", res.header.Get("X-Gw-Reset"), "the allowance still refills on the 1st")
+}
+
+func TestFirstTouchErrors(t *testing.T) {
+	ms := newMeteredServer(t, filepath.Join(t.TempDir(), "ta.db"), access.Config{Rates: noRates}, Config{})
+	key := ms.issue(t, store.PlanFree, "errors@example.com").Secret
+	t.Run("a span error names no Go package", func(t *testing.T) {
+		res := call(t, http.MethodPost, ms.URL+"/ner/display", key, `{"text":"Ada","spans":"0:9:PERSON"}`)
+		require.Equal(t, http.StatusUnprocessableEntity, res.status, res.body)
+		assert.Contains(t, res.body, `"msg":"Value error, span 0: `)
+		assert.NotContains(t, res.body, "display:")
+	})
+	t.Run("GET /developer/trial is a JSON 405", func(t *testing.T) {
+		res := call(t, http.MethodGet, ms.URL+"/developer/trial", "", "")
+		assert.Equal(t, http.StatusMethodNotAllowed, res.status)
+		assert.Equal(t, "application/json", strings.Split(res.header.Get("Content-Type"), ";")[0])
+		assert.Equal(t, http.MethodPost, res.header.Get("Allow"))
+		assert.JSONEq(t, `{"detail":"Method Not Allowed"}`, res.body)
+	})
+	t.Run("the overlap limit is documented", func(t *testing.T) {
+		res := call(t, http.MethodGet, ms.URL+"/docs.md", "", "")
+		assert.Contains(t, res.body, "at most 10 may overlap at one character")
+		res = call(t, http.MethodGet, ms.URL+"/openapi.json", "", "")
+		assert.Contains(t, res.body, "at most 10 at one character")
+		res = call(t, http.MethodGet, ms.URL+"/", "", "")
+		assert.Contains(t, res.body, `"max_overlapping_spans":10`)
+	})
 }

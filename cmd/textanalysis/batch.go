@@ -288,7 +288,7 @@ func processLine(ctx context.Context, line []byte, analyse lineFunc) ([]byte, bo
 		id = head.ID
 	}
 	if err != nil {
-		return errorLine(id, err.Error()), false
+		return errorLine(id, userMessage(err)), false
 	}
 	var body []byte
 	if a, ok := res.(jsonAppender); ok {

@@ -4,12 +4,17 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"io"
 	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/textanalysis/go-textanalysis/display"
+	"github.com/textanalysis/go-textanalysis/server/access"
 )
 
 func TestUnknownCommandIsUsage(t *testing.T) {
@@ -91,4 +96,34 @@ func TestProgressEndsFull(t *testing.T) {
 			assert.Contains(t, last, "["+strings.Repeat("#", 30)+"] 100%", last)
 		})
 	}
+}
+
+func TestMessagesNameNoGoPackage(t *testing.T) {
+	an, err := guardedAnalyzer()
+	require.NoError(t, err)
+	_, tooLong := an.Entities(context.Background(), strings.Repeat("a", an.Limits().MaxTextRunes+1), "")
+	require.Error(t, tooLong)
+	tests := []struct {
+		name string
+		err  error
+		want string
+	}{
+		{"too long", tooLong, "text is longer than 100000 characters"},
+		{"too long, wrapped", fmt.Errorf("line 3: %w", tooLong), "text is longer than 100000 characters"},
+		{"span", &display.SpanError{Index: 0, Reason: "end 9 is past the text"}, "span 0: end 9 is past the text"},
+		{"bad e-mail", &usageError{access.ErrBadEmail}, "invalid e-mail address"},
+		{"doubled prefix", errors.New("textanalysis: textanalysis: something"), "something"},
+		{"plain", errors.New("no question: give one with -q"), "no question: give one with -q"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			assert.Equal(t, tt.want, userMessage(tt.err))
+		})
+	}
+	t.Run("batch error line", func(t *testing.T) {
+		out, _, code := run(t, `{"id":1,"text":"Ada","spans":"0:9:PERSON"}`+"\n", "display", "--input", "-")
+		assert.Equal(t, exitBatchFailed, code)
+		assert.Contains(t, out, `"error":"span 0: `)
+		assert.NotContains(t, out, "display:")
+	})
 }

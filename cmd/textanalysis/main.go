@@ -42,7 +42,7 @@ func exitCode(err error, stderr *os.File) int {
 	if err == nil {
 		return exitOK
 	}
-	fmt.Fprintln(stderr, "textanalysis:", err)
+	fmt.Fprintln(stderr, "textanalysis:", userMessage(err))
 	return exitCodeOf(err)
 }
 
