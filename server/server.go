@@ -205,13 +205,14 @@ func (s *Server) routes() http.Handler {
 		for method, op := range byPath[p] {
 			handlers[method] = s.limited(op, s.metered(s.operationHandler(op)))
 		}
-		mux.Handle(p, s.methods(handlers))
+		mux.Handle(p, cors(corsMethods(handlers), s.methods(handlers)))
 	}
-	mux.Handle("/{$}", s.methods(map[string]http.Handler{http.MethodGet: http.HandlerFunc(s.serveIndex)}))
-	mux.Handle("/openapi.json", s.methods(map[string]http.Handler{http.MethodGet: http.HandlerFunc(s.serveOpenAPI)}))
+	get := func(h http.HandlerFunc) map[string]http.Handler { return map[string]http.Handler{http.MethodGet: h} }
+	mux.Handle("/{$}", cors("GET", s.methods(get(s.serveIndex))))
+	mux.Handle("/openapi.json", cors("GET", s.methods(get(s.serveOpenAPI))))
 	mux.Handle("/docs", s.methods(map[string]http.Handler{http.MethodGet: http.HandlerFunc(s.serveDocsHTML)}))
-	mux.Handle("/docs.md", s.methods(map[string]http.Handler{http.MethodGet: http.HandlerFunc(s.serveDocsMarkdown)}))
-	mux.Handle("/docs/{file}", s.methods(map[string]http.Handler{http.MethodGet: http.HandlerFunc(s.serveOperationMarkdown)}))
+	mux.Handle("/docs.md", cors("GET", s.methods(get(s.serveDocsMarkdown))))
+	mux.Handle("/docs/{file}", cors("GET", s.methods(get(s.serveOperationMarkdown))))
 	if s.site != nil {
 		mux.Handle("/developer/", s.site)
 		mux.Handle("/developer", http.RedirectHandler("/developer/", http.StatusMovedPermanently))
@@ -233,7 +234,13 @@ func (s *Server) routes() http.Handler {
 	return s.recoverPanics(s.requestID(s.logRequests(s.peekGateway(mux))))
 }
 
-// methods dispatches on the request method; HEAD is served as GET.
+// corsMethods is the Access-Control-Allow-Methods value of a path.
+func corsMethods(handlers map[string]http.Handler) string {
+	return strings.Join(slices.Sorted(maps.Keys(handlers)), ", ")
+}
+
+// methods dispatches on the request method; HEAD is served as GET and
+// OPTIONS answers 204 with Allow.
 func (s *Server) methods(handlers map[string]http.Handler) http.Handler {
 	allowHeader := strings.Join(slices.Sorted(maps.Keys(handlers)), ", ")
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -254,6 +261,13 @@ func (s *Server) methods(handlers map[string]http.Handler) http.Handler {
 				d = access.Decision{}
 			}
 			s.setGatewayHeaders(w, d)
+		}
+		if r.Method == http.MethodOptions {
+			// A CORS preflight (cors set its headers) or a plain question
+			// about the methods: neither is metered.
+			w.Header().Set("Allow", allowHeader+", OPTIONS")
+			w.WriteHeader(http.StatusNoContent)
+			return
 		}
 		w.Header().Set("Allow", allowHeader)
 		writeJSON(w, http.StatusMethodNotAllowed, map[string]string{"detail": "Method Not Allowed"})
