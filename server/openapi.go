@@ -104,6 +104,14 @@ func tagOf(op operation) string {
 	return "qa"
 }
 
+// What pos, neu and neg mean depends on the sentiment model; they add up
+// to 1 (up to rounding) for both.
+const (
+	posDoc = "Positive: with the default model (hybrid), the probability that the text is positive; with vader, VADER's positive proportion (the positive words' intensity, the neutral words' count and the negative words' intensity are each divided by their sum)."
+	neuDoc = "Neutral: with the default model (hybrid), the probability that the text is neutral; with vader, VADER's neutral proportion (the positive words' intensity, the neutral words' count and the negative words' intensity are each divided by their sum)."
+	negDoc = "Negative: with the default model (hybrid), the probability that the text is negative; with vader, VADER's negative proportion (the positive words' intensity, the neutral words' count and the negative words' intensity are each divided by their sum)."
+)
+
 func fieldSchema(f field, limits textanalysis.Limits) obj {
 	sch := obj{"type": "string", "title": strings.ToUpper(f.Name[:1]) + f.Name[1:], "description": f.Description}
 	if f.MinRunes > 0 {
@@ -226,7 +234,7 @@ func responseSchemas() obj {
 			"properties": obj{
 				"text": str, "start": integer("Code-point offset of the sentence."), "end": integer("Code-point offset after the sentence."),
 				"label": label, "compound": obj{"type": "number", "minimum": -1, "maximum": 1},
-				"pos": number("Share of positive sentiment."), "neu": number("Share of neutral words."), "neg": number("Share of negative sentiment."),
+				"pos": number(posDoc), "neu": number(neuDoc), "neg": number(negDoc),
 			},
 		},
 		"SentimentResult": obj{
@@ -234,9 +242,9 @@ func responseSchemas() obj {
 			"properties": obj{
 				"label":     label,
 				"compound":  obj{"type": "number", "minimum": -1, "maximum": 1, "description": "Overall sentiment from -1 (most negative) to 1 (most positive)."},
-				"pos":       number("Share of positive sentiment."),
-				"neu":       number("Share of neutral words."),
-				"neg":       number("Share of negative sentiment."),
+				"pos":       number(posDoc),
+				"neu":       number(neuDoc),
+				"neg":       number(negDoc),
 				"sentences": obj{"type": "array", "items": ref("SentenceSentiment")},
 			},
 		},

@@ -7,6 +7,7 @@ import (
 	"strconv"
 
 	"github.com/textanalysis/go-textanalysis/display"
+	"github.com/textanalysis/go-textanalysis/sentiment"
 	"github.com/textanalysis/go-textanalysis/textanalysis"
 )
 
@@ -65,6 +66,10 @@ var (
 		Description: "The text to analyse, in UTF-8."}
 	nerModelField = field{Name: "model", Enum: textanalysis.NERModelNames, Example: "",
 		Description: "Entity model; the default when absent. `GET /` lists the models and the labels each produces."}
+	sentimentModelField = field{Name: "model", Enum: textanalysis.SentimentModelNames, Example: "",
+		Description: "Sentiment model; `" + sentiment.DefaultModel + "` when absent. `" + sentiment.ModelHybrid + "`: pos, neu and neg are the " +
+			"probabilities of the positive, neutral and negative classes. `" + sentiment.ModelVADER + "`: the reference VADER's scores, " +
+			"where they are proportions (the positive words' intensity, the neutral words' count and the negative words' intensity, each over their sum). `GET /` lists the models."}
 	displayText = field{Name: "text", MaxRunes: maxText, Example: "Ada Lovelace was born in London.",
 		Description: "The text to draw. Required: without `spans`, its entities are recognized with `model`."}
 	spansField = field{Name: "spans", Example: "0:12:PERSON,25:31:GPE",
@@ -130,13 +135,13 @@ var operations = []operation{
 		ID: "analyze_sentiment", Method: http.MethodGet, Path: "/sentiment", Result: "SentimentResult",
 		Summary:     "Analyze sentiment",
 		Description: "Scores the sentiment of `text` as a whole and of each of its sentences: a label, a compound score in [-1, 1] and the positive, neutral and negative proportions.",
-		Fields:      []field{example(textField, sentimentExample)}, run: (*Server).analyzeSentiment,
+		Fields:      []field{example(textField, sentimentExample), sentimentModelField}, run: (*Server).analyzeSentiment,
 	},
 	{
 		ID: "analyze_sentiment_post", Method: http.MethodPost, Path: "/sentiment", Schema: "Text", Result: "SentimentResult",
 		Summary:     "Analyze sentiment",
 		Description: "Same as `analyze_sentiment`, with the input as a JSON body.",
-		Fields:      []field{example(textField, sentimentExample)}, run: (*Server).analyzeSentiment,
+		Fields:      []field{example(textField, sentimentExample), sentimentModelField}, run: (*Server).analyzeSentiment,
 	},
 	{
 		ID: "qa", Method: http.MethodGet, Path: "/qa", Result: "QAResult",
@@ -243,7 +248,7 @@ func (s *Server) displayNER(ctx context.Context, in *input) (any, error) {
 }
 
 func (s *Server) analyzeSentiment(ctx context.Context, in *input) (any, error) {
-	return s.an.Sentiment(ctx, in.values["text"], "")
+	return s.an.Sentiment(ctx, in.values["text"], in.values["model"])
 }
 
 func (s *Server) answer(ctx context.Context, in *input) (any, error) {

@@ -74,3 +74,30 @@ func TestFirstTouchErrors(t *testing.T) {
 		assert.Contains(t, res.body, `"max_overlapping_spans":10`)
 	})
 }
+
+func TestSentimentModel(t *testing.T) {
+	ms := newMeteredServer(t, filepath.Join(t.TempDir(), "ta.db"), access.Config{Rates: noRates}, Config{})
+	key := ms.issue(t, store.PlanFree, "model@example.com").Secret
+	text := "Not bad at all :)"
+	get := func(model string) response {
+		q := "/sentiment?text=" + strings.ReplaceAll(text, " ", "+")
+		if model != "" {
+			q += "&model=" + model
+		}
+		return call(t, http.MethodGet, ms.URL+q, key, "")
+	}
+	def, vader := get(""), get("vader")
+	require.Equal(t, http.StatusOK, def.status, def.body)
+	require.Equal(t, http.StatusOK, vader.status, vader.body)
+	assert.NotEqual(t, def.body, vader.body, "vader scores differ from the default model's")
+	assert.Equal(t, def.body, get("hybrid").body, "the default by name")
+	post := call(t, http.MethodPost, ms.URL+"/sentiment", key, `{"text":"`+text+`","model":"vader"}`)
+	assert.Equal(t, vader.body, post.body)
+	for _, bad := range []string{"nonexistent", "VADER"} {
+		res := get(bad)
+		assert.Equal(t, http.StatusUnprocessableEntity, res.status, res.body)
+		assert.JSONEq(t, `{"detail":[{"type":"literal_error","loc":["query","model"],"msg":"Input should be 'hybrid' or 'vader'","input":"`+bad+`","ctx":{"expected":"'hybrid' or 'vader'"}}]}`, res.body)
+	}
+	doc := call(t, http.MethodGet, ms.URL+"/openapi.json", "", "")
+	assert.NotContains(t, doc.body, "Share of neutral words")
+}
