@@ -130,7 +130,34 @@ func fieldSchema(f field, limits textanalysis.Limits) obj {
 		// As FastAPI's Optional[str] = None: null means absent.
 		sch["nullable"] = true
 	}
+	if f.SpanArray {
+		// Inline, not a $ref: the MCP tools' input schemas use this too,
+		// and they have no components to refer to.
+		return obj{"title": sch["title"], "description": f.Description, "oneOf": []any{
+			obj{"type": "array", "items": spanItemSchema()},
+			sch,
+		}}
+	}
 	return sch
+}
+
+// queryFieldSchema is a field's schema as a query parameter, which is
+// always a string (spans as the text of their JSON array).
+func queryFieldSchema(f field, limits textanalysis.Limits) obj {
+	f.SpanArray = false
+	return fieldSchema(f, limits)
+}
+
+// spanItemSchema is one span of the array form of spans.
+func spanItemSchema() obj {
+	return obj{
+		"type": "object", "required": []string{"start", "end", "label"},
+		"properties": obj{
+			"start": obj{"type": "integer", "minimum": 0, "description": "Code-point offset of the span's first character."},
+			"end":   obj{"type": "integer", "minimum": 0, "description": "Code-point offset after the span's last character."},
+			"label": obj{"type": "string", "description": "The label drawn, e.g. PERSON."},
+		},
+	}
 }
 
 func responseHeaders(withRetry bool) obj {
@@ -181,7 +208,7 @@ func (s *Server) openAPIOperation(op operation, limits textanalysis.Limits) obj 
 		for _, f := range op.Fields {
 			params = append(params, obj{
 				"name": f.Name, "in": "query", "required": f.Required,
-				"description": f.Description, "schema": fieldSchema(f, limits),
+				"description": f.Description, "schema": queryFieldSchema(f, limits),
 			})
 		}
 		o["parameters"] = params

@@ -24,6 +24,11 @@ type field struct {
 	MaxRunes func(textanalysis.Limits) int
 	// Enum lists the allowed values, when the set is closed.
 	Enum func() []string
+	// SpanArray says the field also takes a JSON array of spans
+	// ({start, end, label} objects) in a POST body, besides a string that
+	// holds one or the compact form; the array reaches the operation as
+	// its JSON text.
+	SpanArray bool
 }
 
 // An operation is one row of the API: SPEC.md §4's operation id, method
@@ -72,9 +77,10 @@ var (
 			"where they are proportions (the positive words' intensity, the neutral words' count and the negative words' intensity, each over their sum). `GET /` lists the models."}
 	displayText = field{Name: "text", MaxRunes: maxText, Example: "Ada Lovelace was born in London.",
 		Description: "The text to draw. Required: without `spans`, its entities are recognized with `model`."}
-	spansField = field{Name: "spans", Example: "0:12:PERSON,25:31:GPE",
+	spansField = field{Name: "spans", Example: "0:12:PERSON,25:31:GPE", SpanArray: true,
 		Description: "Spans to draw instead of recognized entities, in code points, end exclusive: a JSON array " +
-			"`[{\"start\":0,\"end\":12,\"label\":\"PERSON\"}]` or the compact form `0:12:PERSON,25:31:GPE`. Spans may overlap in format `span`, at most " + strconv.Itoa(display.DefaultMaxOverlap) + " at one character (422 above); in format `ent` they may not."}
+			"`[{\"start\":0,\"end\":12,\"label\":\"PERSON\"}]` (in a POST body as an array or as a string holding one; " +
+			"in a query parameter as its text) or the compact form `0:12:PERSON,25:31:GPE`. Spans may overlap in format `span`, at most " + strconv.Itoa(display.DefaultMaxOverlap) + " at one character (422 above); in format `ent` they may not."}
 	formatField = field{Name: "format", Enum: formatNames, Example: "ent",
 		Description: "`ent`: entities highlighted inline with their label (default without spans); `span`: spans underlined, overlaps stacked (default with spans)."}
 	questionField = field{Name: "question", Required: true, MinRunes: 1, MaxRunes: maxQuestion, Example: "Where was Ada Lovelace born?",

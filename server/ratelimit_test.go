@@ -101,3 +101,52 @@ func TestSentimentModel(t *testing.T) {
 	doc := call(t, http.MethodGet, ms.URL+"/openapi.json", "", "")
 	assert.NotContains(t, doc.body, "Share of neutral words")
 }
+
+func TestSpansAsArrayOrString(t *testing.T) {
+	ms := newMeteredServer(t, filepath.Join(t.TempDir(), "ta.db"), access.Config{Rates: noRates}, Config{})
+	key := ms.issue(t, store.PlanFree, "spans@example.com").Secret
+	text := "Ada Lovelace was born in London."
+	var want string
+	for _, tt := range []struct{ name, spans string }{
+		{"array", `[{"start":0,"end":12,"label":"PERSON"},{"start":25,"end":31,"label":"GPE"}]`},
+		{"string holding an array", `"[{\"start\":0,\"end\":12,\"label\":\"PERSON\"},{\"start\":25,\"end\":31,\"label\":\"GPE\"}]"`},
+		{"compact string", `"0:12:PERSON,25:31:GPE"`},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			res := call(t, http.MethodPost, ms.URL+"/ner/display", key, `{"text":"`+text+`","spans":`+tt.spans+`}`)
+			require.Equal(t, http.StatusOK, res.status, res.body)
+			if want == "" {
+				want = res.body
+			}
+			assert.Equal(t, want, res.body)
+		})
+	}
+	t.Run("a bad span in the array is a value error on spans", func(t *testing.T) {
+		res := call(t, http.MethodPost, ms.URL+"/ner/display", key, `{"text":"Ada","spans":[{"start":0,"end":9,"label":"PERSON"}]}`)
+		require.Equal(t, http.StatusUnprocessableEntity, res.status, res.body)
+		assert.Contains(t, res.body, `"loc":["body","spans"]`)
+		assert.Contains(t, res.body, `"type":"value_error"`)
+	})
+	t.Run("other types are still string_type", func(t *testing.T) {
+		res := call(t, http.MethodPost, ms.URL+"/ner/display", key, `{"text":"Ada","spans":{"start":0}}`)
+		require.Equal(t, http.StatusUnprocessableEntity, res.status, res.body)
+		assert.Contains(t, res.body, `"type":"string_type"`)
+	})
+	t.Run("OpenAPI describes oneOf in the body, a string in the query", func(t *testing.T) {
+		var doc struct {
+			Paths      map[string]map[string]json.RawMessage
+			Components struct {
+				Schemas map[string]struct {
+					Properties map[string]map[string]any
+				}
+			}
+		}
+		res := call(t, http.MethodGet, ms.URL+"/openapi.json", "", "")
+		require.NoError(t, json.Unmarshal([]byte(res.body), &doc))
+		spans := doc.Components.Schemas["DisplayEntities"].Properties["spans"]
+		require.Contains(t, spans, "oneOf")
+		assert.Len(t, spans["oneOf"], 2)
+		assert.Contains(t, string(doc.Paths["/ner/display"]["get"]), `"schema":{"description"`)
+		assert.NotContains(t, string(doc.Paths["/ner/display"]["get"]), "oneOf")
+	})
+}

@@ -135,6 +135,11 @@ func decodeBody(op operation, r *http.Request, maxBytes int64, limits textanalys
 			continue
 		}
 		s, isString := v.(string)
+		if _, isArray := v.([]any); isArray && f.SpanArray {
+			// The array form of spans: its JSON text is what the string
+			// form would hold.
+			s, isString = string(compactRaw(raw[f.Name])), true
+		}
 		if !isString {
 			details = append(details, errorDetail{Type: "string_type", Loc: []any{"body", f.Name}, Msg: "Input should be a valid string", Input: compactRaw(raw[f.Name])})
 			continue

@@ -188,7 +188,7 @@ Examples:
 					var in struct {
 						ID     json.RawMessage `json:"id"`
 						Text   *string         `json:"text"`
-						Spans  *string         `json:"spans"`
+						Spans  json.RawMessage `json:"spans"`
 						Model  string          `json:"model"`
 						Format string          `json:"format"`
 					}
@@ -199,11 +199,11 @@ Examples:
 					if in.Text == nil {
 						return nil, errNoTextField
 					}
-					spans := ""
-					if in.Spans != nil {
-						spans = *in.Spans
+					spans, hasSpans, err := batchSpans(in.Spans)
+					if err != nil {
+						return nil, err
 					}
-					html, err := render(ctx, *in.Text, spans, orDefault(in.Model, c.String("model")), orDefault(in.Format, c.String("format")), in.Spans != nil)
+					html, err := render(ctx, *in.Text, spans, orDefault(in.Model, c.String("model")), orDefault(in.Format, c.String("format")), hasSpans)
 					if err != nil {
 						return nil, err
 					}
@@ -232,6 +232,25 @@ Examples:
 			return err
 		},
 	}
+}
+
+// batchSpans reads a batch line's "spans" as the API does: a JSON array of
+// {start, end, label}, or a string holding one or the compact form; null
+// or absent means none.
+func batchSpans(raw json.RawMessage) (spans string, ok bool, err error) {
+	raw = bytes.TrimSpace(raw)
+	switch {
+	case len(raw) == 0 || string(raw) == "null":
+		return "", false, nil
+	case raw[0] == '[':
+		return string(raw), true, nil
+	case raw[0] == '"':
+		if err := json.Unmarshal(raw, &spans); err != nil {
+			return "", false, fmt.Errorf("invalid input line: %w", err)
+		}
+		return spans, true, nil
+	}
+	return "", false, errors.New(`"spans" must be a JSON array of {"start","end","label"} or a string`)
 }
 
 func orDefault(v, def string) string {

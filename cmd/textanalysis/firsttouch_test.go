@@ -127,3 +127,24 @@ func TestMessagesNameNoGoPackage(t *testing.T) {
 		assert.NotContains(t, out, "display:")
 	})
 }
+
+func TestBatchSpansAsArrayOrString(t *testing.T) {
+	in := `{"id":1,"text":"Ada was here.","spans":[{"start":0,"end":3,"label":"PERSON"}]}
+{"id":2,"text":"Ada was here.","spans":"[{\"start\":0,\"end\":3,\"label\":\"PERSON\"}]"}
+{"id":3,"text":"Ada was here.","spans":"0:3:PERSON"}
+{"id":4,"text":"Ada was here.","spans":7}
+`
+	out, _, code := run(t, in, "display", "--input", "-", "--workers", "1")
+	assert.Equal(t, exitBatchFailed, code)
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	require.Len(t, lines, 4)
+	var first struct{ HTML string }
+	require.NoError(t, json.Unmarshal([]byte(lines[0]), &first))
+	assert.Contains(t, first.HTML, "PERSON")
+	for i := 1; i < 3; i++ {
+		var other struct{ HTML string }
+		require.NoError(t, json.Unmarshal([]byte(lines[i]), &other))
+		assert.Equal(t, first.HTML, other.HTML, "line %d", i+1)
+	}
+	assert.Contains(t, lines[3], `"error":"\"spans\" must be`)
+}

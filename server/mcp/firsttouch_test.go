@@ -46,3 +46,17 @@ func TestInstructionsTellThe429sApart(t *testing.T) {
 	}
 	assert.NotContains(t, ins, "wait for gateway.reset")
 }
+
+// spans may be a JSON array in both display tools, as over HTTP.
+func TestSpansArrayInTools(t *testing.T) {
+	e := newEnv(t, access.Config{})
+	cs, _ := connect(t, e.ts.URL+"/mcp", header("X-API-Key", e.key(t)))
+	spans := []map[string]any{{"start": 0, "end": 12, "label": "PERSON"}}
+	for _, tool := range []string{"display_ner", "display_ner_post"} {
+		t.Run(tool, func(t *testing.T) {
+			res, _ := call(t, cs, tool, map[string]any{"text": "Ada Lovelace was here.", "spans": spans})
+			require.Equal(t, http.StatusOK, res.Status, string(res.Body))
+			assert.Contains(t, string(res.Body), "PERSON")
+		})
+	}
+}
