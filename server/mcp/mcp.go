@@ -183,7 +183,7 @@ func New(cfg Config) (http.Handler, error) {
 		// rebinding is refused by the Origin check instead (checkOrigin).
 		DisableLocalhostProtection: true,
 	})
-	return checkOrigin(origins, pathKeys(h)), nil
+	return checkOrigin(origins, pathKeys(rpcErrors(h, cfg.MaxBodyBytes))), nil
 }
 
 func checkTool(t Tool) error {
