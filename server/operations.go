@@ -76,7 +76,7 @@ var (
 			"probabilities of the positive, neutral and negative classes. `" + sentiment.ModelVADER + "`: the reference VADER's scores, " +
 			"where they are proportions (the positive words' intensity, the neutral words' count and the negative words' intensity, each over their sum). `GET /` lists the models."}
 	displayText = field{Name: "text", MaxRunes: maxText, Example: "Ada Lovelace was born in London.",
-		Description: "The text to draw. Required: without `spans`, its entities are recognized with `model`."}
+		Description: "The text to draw; a call without it is answered 422 (missing), with or without `spans`. Without `spans`, its entities are recognized with `model`."}
 	spansField = field{Name: "spans", Example: "0:12:PERSON,25:31:GPE", SpanArray: true,
 		Description: "Spans to draw instead of recognized entities, in code points, end exclusive: a JSON array " +
 			"`[{\"start\":0,\"end\":12,\"label\":\"PERSON\"}]` (in a POST body as an array or as a string holding one; " +

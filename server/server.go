@@ -111,12 +111,13 @@ func New(cfg Config, an *textanalysis.Analyzer) (*Server, error) {
 // and field declarations as the OpenAPI document.
 func (s *Server) mcpTools() []mcp.Tool {
 	limits := s.an.Limits()
+	components := responseSchemas()
 	tools := make([]mcp.Tool, 0, len(operations))
 	for _, op := range operations {
 		props := map[string]any{}
 		var required []string
 		for _, f := range op.Fields {
-			props[f.Name] = fieldSchema(f, limits)
+			props[f.Name] = toJSONSchema(fieldSchema(f, limits), components)
 			if f.Required {
 				required = append(required, f.Name)
 			}
@@ -129,7 +130,11 @@ func (s *Server) mcpTools() []mcp.Tool {
 		if op.Method == http.MethodGet {
 			desc += " (Inputs as in the HTTP GET form.)"
 		}
-		tools = append(tools, mcp.Tool{Name: op.ID, Title: op.Summary, Description: desc, InputSchema: schema, Method: op.Method, Path: op.Path})
+		body := obj{"type": "string", "description": "The HTML fragment."}
+		if op.Result != "html" {
+			body, _ = toJSONSchema(ref(op.Result), components).(obj)
+		}
+		tools = append(tools, mcp.Tool{Name: op.ID, Title: op.Summary, Description: desc, InputSchema: schema, Method: op.Method, Path: op.Path, Body: body})
 	}
 	return tools
 }

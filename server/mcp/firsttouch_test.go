@@ -60,3 +60,54 @@ func TestSpansArrayInTools(t *testing.T) {
 		})
 	}
 }
+
+// Tool schemas are JSON Schema 2020-12: no OpenAPI-only keywords, a body
+// that says something, every status described.
+func TestToolSchemasAreJSONSchema(t *testing.T) {
+	e := newEnv(t, access.Config{})
+	cs, _ := connect(t, e.ts.URL+"/mcp", nil)
+	list, err := cs.ListTools(t.Context(), nil)
+	require.NoError(t, err)
+	require.NotEmpty(t, list.Tools)
+	for _, tool := range list.Tools {
+		t.Run(tool.Name, func(t *testing.T) {
+			in, err := json.Marshal(tool.InputSchema)
+			require.NoError(t, err)
+			out, err := json.Marshal(tool.OutputSchema)
+			require.NoError(t, err)
+			for _, kw := range []string{`"nullable"`, `"example"`, `"$ref"`} {
+				assert.NotContains(t, string(in), kw)
+				assert.NotContains(t, string(out), kw)
+			}
+			var schema struct {
+				Properties map[string]struct {
+					Description string
+					AnyOf       []map[string]any `json:"anyOf"`
+				}
+			}
+			require.NoError(t, json.Unmarshal(out, &schema))
+			require.Len(t, schema.Properties["body"].AnyOf, 2, "body: the answer or an error")
+			for _, status := range []string{"200", "401", "413", "422", "429", "500", "502", "503", "504"} {
+				assert.Contains(t, schema.Properties["status"].Description, status)
+			}
+			assert.NotContains(t, string(in), "Required:")
+		})
+	}
+	t.Run("optional inputs take null", func(t *testing.T) {
+		var s struct {
+			Properties map[string]struct {
+				Type     any
+				Examples []any
+			}
+		}
+		for _, tool := range list.Tools {
+			if tool.Name != "analyze_ner" {
+				continue
+			}
+			b, _ := json.Marshal(tool.InputSchema)
+			require.NoError(t, json.Unmarshal(b, &s))
+		}
+		assert.Equal(t, []any{"string", "null"}, s.Properties["model"].Type)
+		assert.NotEmpty(t, s.Properties["text"].Examples)
+	})
+}

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"maps"
 	"mime"
 	"net/http"
 	"net/http/httptest"
@@ -29,6 +30,9 @@ type Tool struct {
 	InputSchema map[string]any // JSON Schema of the arguments (from the same declarations as the OpenAPI document); its "type" must be "object"
 	Method      string         // the HTTP method of the operation: GET takes arguments as query parameters, POST as the JSON body
 	Path        string         // the HTTP path of the operation
+	// Body is the JSON Schema of the operation's 200 body; nil means any
+	// JSON value. Error bodies are described by the endpoint itself.
+	Body map[string]any
 }
 
 // Config configures the MCP endpoint.
@@ -100,12 +104,49 @@ type Gateway struct {
 // protocol error (JSON-RPC invalid params), never metered.
 var errNotObject = &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "tool arguments must be a JSON object"}
 
-// outputSchema describes Result, so that clients can check and models can
-// read the structured content.
+// errorBodySchema describes the body of every status but 200: a detail
+// for a person (a list of problems for 422) and, but for 422, a machine
+// code.
+var errorBodySchema = map[string]any{
+	"type": "object", "required": []any{"detail"},
+	"properties": map[string]any{
+		"detail": map[string]any{"description": "What went wrong: a sentence, or for 422 a list of {type, loc, msg, input} problems."},
+		"error":  map[string]any{"type": "string", "description": "Machine code, e.g. rate_limited, allowance_exhausted, missing_key, fetch_failed."},
+	},
+}
+
+// statusDescription lists every status a tool result can carry.
+const statusDescription = "The HTTP status the operation answered: 200 success (body is the answer); " +
+	"401 no valid key (missing_key, invalid_key, revoked_key, trial_expired); 413 arguments larger than the body limit; " +
+	"422 invalid arguments (body.detail lists each problem); 429 refused: body.error rate_limited (wait retry_after seconds) " +
+	"or allowance_exhausted (body.action says wait, upgrade or claim); 500 internal error (quote body.request_id); " +
+	"502 the page at url could not be fetched (body.cause says why); 503 the server is busy (wait retry_after seconds); 504 the call took too long."
+
+// outputSchemaFor describes the Result of t, so that clients can check and
+// models can read the structured content: body is t's 200 answer or an
+// error body.
+func outputSchemaFor(t Tool) map[string]any {
+	ok := t.Body
+	if ok == nil {
+		ok = map[string]any{}
+	}
+	s := maps.Clone(outputSchema)
+	props := maps.Clone(s["properties"].(map[string]any))
+	desc := "With status 200, the operation's answer; otherwise an error body."
+	if ok["type"] == "string" {
+		desc = "With status 200, the HTML fragment as a string; otherwise an error body."
+	}
+	props["body"] = map[string]any{"description": desc, "anyOf": []any{ok, errorBodySchema}}
+	s["properties"] = props
+	return s
+}
+
+// outputSchema is the shape of every Result; outputSchemaFor fills in the
+// body of one tool.
 var outputSchema = map[string]any{
 	"type": "object",
 	"properties": map[string]any{
-		"status": map[string]any{"type": "integer", "description": "The HTTP status the operation answered; 200 on success, 401 without a valid key, 422 for invalid arguments, 429 when the allowance is used up."},
+		"status": map[string]any{"type": "integer", "description": statusDescription},
 		"body":   map[string]any{"description": "The operation's JSON answer (or error), or the HTML string of the display tools."},
 		"gateway": map[string]any{
 			"type": "object",
@@ -218,7 +259,7 @@ func addTool(srv *sdk.Server, t Tool, cfg Config) (err error) {
 		Title:        t.Title,
 		Description:  t.Description,
 		InputSchema:  t.InputSchema,
-		OutputSchema: outputSchema,
+		OutputSchema: outputSchemaFor(t),
 		Annotations: &sdk.ToolAnnotations{
 			Title: t.Title,
 			// The operations change nothing but the key's count.
