@@ -3,6 +3,7 @@ package mcp_test
 import (
 	"encoding/json"
 	"net/http"
+	"strings"
 	"testing"
 	"time"
 
@@ -109,5 +110,33 @@ func TestToolSchemasAreJSONSchema(t *testing.T) {
 		}
 		assert.Equal(t, []any{"string", "null"}, s.Properties["model"].Type)
 		assert.NotEmpty(t, s.Properties["text"].Examples)
+	})
+}
+
+// A GET tool checks the JSON types of its arguments as its POST twin does.
+func TestGetToolsValidateLikeTheirTwins(t *testing.T) {
+	e := newEnv(t, access.Config{})
+	cs, _ := connect(t, e.ts.URL+"/mcp", header("X-API-Key", e.key(t)))
+	tests := []struct {
+		name string
+		args map[string]any
+	}{
+		{"array text", map[string]any{"text": []string{"a", "b"}}},
+		{"number text", map[string]any{"text": 5}},
+		{"null text", map[string]any{"text": nil}},
+		{"object model", map[string]any{"text": "Ada", "model": map[string]any{"x": 1}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			get, _ := call(t, cs, "analyze_ner", tt.args)
+			post, _ := call(t, cs, "analyze_ner_post", tt.args)
+			require.Equal(t, http.StatusUnprocessableEntity, get.Status, string(get.Body))
+			require.Equal(t, http.StatusUnprocessableEntity, post.Status, string(post.Body))
+			assert.Equal(t, strings.ReplaceAll(string(post.Body), `["body",`, `["query",`), string(get.Body))
+		})
+	}
+	t.Run("spans may still be an array", func(t *testing.T) {
+		res, _ := call(t, cs, "display_ner", map[string]any{"text": "Ada", "spans": []map[string]any{{"start": 0, "end": 3, "label": "PERSON"}}})
+		assert.Equal(t, http.StatusOK, res.Status, string(res.Body))
 	})
 }

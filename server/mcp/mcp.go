@@ -375,6 +375,13 @@ func (c caller) request(ctx context.Context, args json.RawMessage) (*http.Reques
 	if err != nil {
 		return nil, fmt.Errorf("mcp: build request: %w", err)
 	}
+	if body == nil {
+		// The query holds each value as text; the API checks the JSON
+		// types of the arguments as it does for the POST twin's body.
+		var m map[string]json.RawMessage
+		_ = json.Unmarshal(args, &m)
+		hr = hr.WithContext(context.WithValue(hr.Context(), queryArgsKey{}, m))
+	}
 	if hr.Body == nil {
 		// As a server request: a handler may read the body of any request.
 		hr.Body = http.NoBody
@@ -385,6 +392,18 @@ func (c caller) request(ctx context.Context, args json.RawMessage) (*http.Reques
 		hr.Header.Set("Content-Type", "application/json")
 	}
 	return hr, nil
+}
+
+type queryArgsKey struct{}
+
+// QueryArguments returns the JSON arguments of a GET tool's call that the
+// request carries in ctx, by name, or nil for a request that is not one.
+// The query parameters hold them as text (a non-string value as its JSON
+// text), so the API checks their JSON types here, and answers a wrongly
+// typed argument as it would in the POST twin's body.
+func QueryArguments(ctx context.Context) map[string]json.RawMessage {
+	m, _ := ctx.Value(queryArgsKey{}).(map[string]json.RawMessage)
+	return m
 }
 
 // query turns the arguments of a GET tool into query parameters: strings
