@@ -126,15 +126,12 @@ func (s *Server) mcpTools() []mcp.Tool {
 		if len(required) > 0 {
 			schema["required"] = required
 		}
-		desc := op.Summary + ". " + op.Description
-		if op.Method == http.MethodGet {
-			desc += " (Inputs as in the HTTP GET form.)"
-		}
+		title, desc := s.mcpText(op)
 		body := obj{"type": "string", "description": "The HTML fragment."}
 		if op.Result != "html" {
 			body, _ = toJSONSchema(ref(op.Result), components).(obj)
 		}
-		tools = append(tools, mcp.Tool{Name: op.ID, Title: op.Summary, Description: desc, InputSchema: schema, Method: op.Method, Path: op.Path, Body: body})
+		tools = append(tools, mcp.Tool{Name: op.ID, Title: title, Description: desc, InputSchema: schema, Method: op.Method, Path: op.Path, Body: body})
 	}
 	return tools
 }

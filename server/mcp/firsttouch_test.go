@@ -140,3 +140,35 @@ func TestGetToolsValidateLikeTheirTwins(t *testing.T) {
 		assert.Equal(t, http.StatusOK, res.Status, string(res.Body))
 	})
 }
+
+// The tools of a pair can be told apart, and say which to prefer; the
+// models and labels of GET / are in the descriptions.
+func TestToolPairsCanBeToldApart(t *testing.T) {
+	e := newEnv(t, access.Config{})
+	cs, _ := connect(t, e.ts.URL+"/mcp", nil)
+	list, err := cs.ListTools(t.Context(), nil)
+	require.NoError(t, err)
+	titles := map[string]string{}
+	byName := map[string]string{}
+	for _, tool := range list.Tools {
+		if other, dup := titles[tool.Title]; dup {
+			t.Errorf("%s and %s share the title %q", other, tool.Name, tool.Title)
+		}
+		titles[tool.Title] = tool.Name
+		byName[tool.Name] = tool.Description
+		if tool.Annotations != nil {
+			assert.Equal(t, tool.Title, tool.Annotations.Title)
+		}
+	}
+	for _, name := range []string{"analyze_ner", "display_ner", "analyze_sentiment", "qa", "get_text"} {
+		assert.Contains(t, byName[name], "`"+name+"_post`", "%s names its twin", name)
+		assert.Contains(t, byName[name+"_post"], "`"+name+"`", "%s_post names its twin", name)
+	}
+	assert.Contains(t, byName["analyze_ner_post"], "prefer this tool for texts longer")
+	for _, name := range []string{"analyze_ner", "analyze_ner_post", "display_ner"} {
+		assert.Contains(t, byName[name], "`ontonotes` (the default) labels PERSON, NORP")
+		assert.Contains(t, byName[name], "`conll` labels PERSON, ORG, LOC, MISC")
+	}
+	assert.Contains(t, byName["analyze_sentiment"], "`vader`")
+	assert.Contains(t, byName["display_ner_post"], "`span`: ")
+}
