@@ -172,3 +172,24 @@ func TestToolPairsCanBeToldApart(t *testing.T) {
 	assert.Contains(t, byName["analyze_sentiment"], "`vader`")
 	assert.Contains(t, byName["display_ner_post"], "`span`: ")
 }
+
+// Over MCP, a call without a key is told about both places a key may go,
+// and about clients that drop a key in the path.
+func TestMissingKeyNamesThePathForm(t *testing.T) {
+	e := newEnv(t, access.Config{})
+	cs, _ := connect(t, e.ts.URL+"/mcp", nil)
+	res, _ := call(t, cs, "analyze_sentiment", map[string]any{"text": "fine"})
+	require.Equal(t, http.StatusUnauthorized, res.Status)
+	var body struct{ Detail, Error string }
+	require.NoError(t, json.Unmarshal(res.Body, &body))
+	assert.Equal(t, "missing_key", body.Error)
+	assert.Contains(t, body.Detail, "X-API-Key")
+	assert.Contains(t, body.Detail, "/mcp/k/<key>")
+	assert.Contains(t, body.Detail, "Inspector")
+	t.Run("other 401s keep the API's sentence", func(t *testing.T) {
+		cs, _ := connect(t, e.ts.URL+"/mcp", header("X-API-Key", "ta_live_00000000000000000000000000000000"))
+		res, _ := call(t, cs, "analyze_sentiment", map[string]any{"text": "fine"})
+		http := e.do(t, "GET", "/sentiment?text=fine", "", "ta_live_00000000000000000000000000000000")
+		assert.JSONEq(t, withoutRequestID(t, http.body), withoutRequestID(t, string(res.Body)))
+	})
+}

@@ -447,6 +447,7 @@ func resultOf(rec *recorder) Result {
 	res := Result{Status: rec.Code, Body: bodyOf(rec)}
 	if res.Status == http.StatusUnauthorized {
 		// No valid key, so no allowance to report.
+		res.Body = withMCPKeyHint(res.Body)
 		return res
 	}
 	h := rec.Header()
@@ -460,6 +461,29 @@ func resultOf(rec *recorder) Result {
 		res.Gateway.Reset = &v
 	}
 	return res
+}
+
+// missingKeyDetail replaces the API's missing_key sentence over MCP, where
+// a key can also travel in the URL, and where a client that rewrites URLs
+// loses it without a word.
+const missingKeyDetail = "An API key is required. Send it in the X-API-Key header or as Authorization: Bearer <key> " +
+	"(the MCP client's headers setting), or, for a client that takes only a URL, in the path: " + PathKeyPrefix + "<key>. " +
+	"Some clients rewrite the URL to /mcp and drop a key in the path (MCP Inspector 0.15 does): use the header with them."
+
+// withMCPKeyHint gives a missing_key body the MCP sentence; other bodies
+// are returned as they are.
+func withMCPKeyHint(body json.RawMessage) json.RawMessage {
+	var m map[string]json.RawMessage
+	if json.Unmarshal(body, &m) != nil || string(m["error"]) != `"missing_key"` {
+		return body
+	}
+	m["detail"], _ = marshal(missingKeyDetail)
+	m["detail"] = bytes.TrimSpace(m["detail"])
+	out, err := marshal(m)
+	if err != nil {
+		return body
+	}
+	return bytes.TrimSpace(out)
 }
 
 // bodyOf is the answer's JSON as it is, or any other body (the display
