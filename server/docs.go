@@ -162,6 +162,9 @@ type docsOperation struct {
 	Params  []docsParam
 	Curl    string
 	Example string // JSON body example for POST
+	// Offline is the example's answer, shown instead of run, when the
+	// example fetches a page from the internet; "" when it runs as is.
+	Offline string
 }
 
 type docsParam struct {
@@ -192,17 +195,32 @@ func (s *Server) docsData(base string) docsData {
 			do.Params = append(do.Params, docsParam{Name: f.Name, Description: f.Description, Constraints: strings.Join(cons, "; "), Required: f.Required})
 		}
 		do.Curl, do.Example = curlExample(base, op)
+		if op.Fetches && op.ID != "qa_post" {
+			do.Offline = fetchedPageAnswer
+		}
 		d.Ops = append(d.Ops, do)
 	}
 	return d
 }
 
-// curlExample writes a request a reader can paste into a shell.
+// fetchedPageAnswer is what the get_text examples answer; they fetch a
+// page from the internet, so the docs show it instead of the CI running
+// them (.ci/docs-examples.sh skips examples that say "from the internet").
+const fetchedPageAnswer = `{"url": "https://en.wikipedia.org/wiki/Ada_Lovelace", "final_url": "https://en.wikipedia.org/wiki/Ada_Lovelace", ` +
+	`"title": "Ada Lovelace - Wikipedia", "author": null, "published": null, "language": "en", ` +
+	`"text": "Augusta Ada King, Countess of Lovelace (née Byron; 10 December 1815 – 27 November 1852) was an English mathematician and writer, chiefly known for her work on Charles Babbage's proposed mechanical general-purpose computer, the Analytical Engine. …", ` +
+	`"word_count": 9000}`
+
+// curlExample writes a request a reader can paste into a shell, and that
+// runs as printed against the server: the required fields, and the ones
+// an operation needs to show what it does (display's text with its spans,
+// qa_post's context).
 func curlExample(base string, op operation) (curl, body string) {
 	var pairs []string
 	var query []string
 	for _, f := range op.Fields {
-		if f.Example == "" || (!f.Required && f.Name != "spans" && op.ID != "qa_post") {
+		shown := f.Required || f.Name == "spans" || (f.Name == "text" && hasField(op, "spans")) || (op.ID == "qa_post" && f.Name == "context")
+		if f.Example == "" || !shown {
 			continue
 		}
 		if op.ID == "qa_post" && f.Name == "url" {

@@ -1,0 +1,66 @@
+package server
+
+import (
+	"encoding/json"
+	"net/http"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/textanalysis/go-textanalysis/server/access"
+	"github.com/textanalysis/go-textanalysis/server/store"
+)
+
+var (
+	shBlock  = regexp.MustCompile("(?s)```sh\n(.*?)```")
+	curlURL  = regexp.MustCompile(`'?(https?://[^' ]+)'?\s*$`)
+	curlData = regexp.MustCompile(`-d '((?:[^']|'\\'')*)'`)
+)
+
+// Every curl example of /docs.md and /docs/{id}.md runs as printed and
+// answers 200, but those that fetch a page from the internet, which show
+// their answer instead. .ci/docs-examples.sh runs the same examples with
+// curl itself against the smoke server.
+func TestDocsExamplesRun(t *testing.T) {
+	ms := newMeteredServer(t, filepath.Join(t.TempDir(), "ta.db"), access.Config{Rates: noRates}, Config{})
+	key := ms.issue(t, store.PlanFree, "docs@example.com").Secret
+	pages := []string{"/docs.md"}
+	for _, op := range operations {
+		pages = append(pages, "/docs/"+op.ID+".md")
+	}
+	seen := map[string]bool{}
+	for _, page := range pages {
+		doc := call(t, http.MethodGet, ms.URL+page, "", "")
+		require.Equal(t, http.StatusOK, doc.status)
+		blocks := shBlock.FindAllStringSubmatch(doc.body, -1)
+		require.NotEmpty(t, blocks, page)
+		for _, b := range blocks {
+			cmd := strings.ReplaceAll(b[1], "\\\n", " ")
+			if strings.Contains(cmd, "from the internet") {
+				assert.Contains(t, doc.body, `"final_url": `, "%s shows the answer of an example it cannot run", page)
+				continue
+			}
+			if seen[cmd] {
+				continue
+			}
+			seen[cmd] = true
+			t.Run(strings.TrimSpace(cmd)[:min(len(strings.TrimSpace(cmd)), 80)], func(t *testing.T) {
+				u := curlURL.FindStringSubmatch(strings.TrimSpace(cmd))
+				require.NotNil(t, u, cmd)
+				target := strings.Replace(u[1], "http://localhost:8080", ms.URL, 1)
+				method, body := http.MethodGet, ""
+				if d := curlData.FindStringSubmatch(cmd); d != nil {
+					method, body = http.MethodPost, strings.ReplaceAll(d[1], `'\''`, "'")
+					require.True(t, json.Valid([]byte(body)), body)
+				}
+				res := call(t, method, target, key, body)
+				assert.Equal(t, http.StatusOK, res.status, res.body)
+			})
+		}
+	}
+	assert.GreaterOrEqual(t, len(seen), 8)
+}
