@@ -15,6 +15,7 @@ import (
 	"github.com/textanalysis/go-textanalysis/ner"
 	"github.com/textanalysis/go-textanalysis/sentiment"
 	"github.com/textanalysis/go-textanalysis/server/access"
+	"github.com/textanalysis/go-textanalysis/server/store"
 	"github.com/textanalysis/go-textanalysis/textanalysis"
 )
 
@@ -77,11 +78,14 @@ type indexFormat struct {
 }
 
 type docsIndex struct {
-	Name            string            `json:"name"`
-	Version         string            `json:"version"`
-	Description     string            `json:"description"`
-	OpenAPI         string            `json:"openapi"`
-	Docs            map[string]string `json:"docs"`
+	Name        string            `json:"name"`
+	Version     string            `json:"version"`
+	Description string            `json:"description"`
+	OpenAPI     string            `json:"openapi"`
+	Docs        map[string]string `json:"docs"`
+	// Keys says where to get a key, the MCP endpoint and where the plans
+	// and limits are told; absent on a server without keys.
+	Keys            map[string]string `json:"keys,omitempty"`
 	Operations      []indexOperation  `json:"operations"`
 	NERModels       []indexModel      `json:"ner_models"`
 	DisplayFormats  []indexFormat     `json:"display_formats"`
@@ -109,6 +113,16 @@ func (s *Server) index(base string) docsIndex {
 			"max_header_bytes":      MaxHeaderBytes,
 			"request_timeout_s":     s.cfg.RequestTimeout.Seconds(),
 		},
+	}
+	if s.cfg.Gate != nil {
+		dev := s.developerURL(base)
+		idx.Keys = map[string]string{
+			"developer_site": dev + "/",
+			"trial":          "POST " + dev + "/trial",
+			"plans":          base + "/docs.md#getting-a-key",
+			"mcp":            base + "/mcp",
+			"mcp_docs":       base + "/docs.md#mcp",
+		}
 	}
 	for _, op := range operations {
 		idx.Operations = append(idx.Operations, indexOperation{
@@ -155,6 +169,33 @@ type docsData struct {
 	Limits           textanalysis.Limits
 	// ConsoleJS is the console's script, allowed by hash in docsPolicy.
 	ConsoleJS htmltemplate.JS
+	// Keys says the server takes keys; Plans are their plans' defaults.
+	Keys  bool
+	Plans []docsPlan
+}
+
+// A docsPlan is one row of the plans table: the service's defaults.
+type docsPlan struct {
+	Name, Allowance, Price string
+	PerSecond, Burst       float64
+}
+
+func docsPlans() []docsPlan {
+	r := access.DefaultRates
+	return []docsPlan{
+		{"Trial (`ta_trial_…`, no e-mail)", fmt.Sprintf("%d requests over %d days from issue; then claim it", access.DefaultTrialAllowance, int(access.DefaultTrialDuration.Hours()/24)), "free", r[store.PlanTrial].PerSecond, float64(r[store.PlanTrial].Burst)},
+		{"Free (`ta_live_…`)", fmt.Sprintf("%d requests per calendar month (UTC)", access.DefaultFreeAllowance), "free", r[store.PlanFree].PerSecond, float64(r[store.PlanFree].Burst)},
+		{"Pay as you go", fmt.Sprintf("up to a monthly cap, %d requests unless you ask for another", access.DefaultPaygCap), fmt.Sprintf("%.2f USD per 1,000 requests", access.PricePerRequestUSD*1000), r[store.PlanPayg].PerSecond, float64(r[store.PlanPayg].Burst)},
+		{"Sandbox (the `/docs` console's shared key)", fmt.Sprintf("%d requests per month for everyone", access.DefaultSandboxAllowance), "free", r[store.PlanSandbox].PerSecond, float64(r[store.PlanSandbox].Burst)},
+	}
+}
+
+// developerURL is the developer site's public address.
+func (s *Server) developerURL(base string) string {
+	if s.cfg.DeveloperURL != "" {
+		return strings.TrimRight(s.cfg.DeveloperURL, "/")
+	}
+	return base + "/developer"
 }
 
 type docsOperation struct {
@@ -175,10 +216,9 @@ type docsParam struct {
 func (s *Server) docsData(base string) docsData {
 	limits := s.an.Limits()
 	d := docsData{Base: base, Index: s.index(base), Limits: limits, SandboxKey: s.sandboxKey, SandboxAllowance: access.DefaultSandboxAllowance, ConsoleJS: consoleJS}
-	d.DeveloperURL = s.cfg.DeveloperURL
-	if d.DeveloperURL == "" {
-		d.DeveloperURL = base + "/developer"
-	}
+	d.DeveloperURL = s.developerURL(base)
+	d.Keys = s.cfg.Gate != nil
+	d.Plans = docsPlans()
 	for _, op := range operations {
 		do := docsOperation{operation: op}
 		for _, f := range op.Fields {

@@ -53,6 +53,9 @@ func TestDocsExamplesRun(t *testing.T) {
 				require.NotNil(t, u, cmd)
 				target := strings.Replace(u[1], "http://localhost:8080", ms.URL, 1)
 				method, body := http.MethodGet, ""
+				if strings.Contains(cmd, "-X POST") {
+					method = http.MethodPost
+				}
 				if d := curlData.FindStringSubmatch(cmd); d != nil {
 					method, body = http.MethodPost, strings.ReplaceAll(d[1], `'\''`, "'")
 					require.True(t, json.Valid([]byte(body)), body)
@@ -62,5 +65,37 @@ func TestDocsExamplesRun(t *testing.T) {
 			})
 		}
 	}
-	assert.GreaterOrEqual(t, len(seen), 8)
+	assert.GreaterOrEqual(t, len(seen), 9)
+}
+
+// The reference says how to get a key, what the plans and limits are and
+// where the MCP endpoint is; GET / and the OpenAPI document link there.
+func TestDocsSayHowToGetAKey(t *testing.T) {
+	ms := newMeteredServer(t, filepath.Join(t.TempDir(), "ta.db"), access.Config{Rates: noRates}, Config{})
+	md := call(t, http.MethodGet, ms.URL+"/docs.md", "", "").body
+	for _, want := range []string{
+		"## Getting a key", "http://localhost:8080/developer/", "POST http://localhost:8080/developer/trial",
+		"| Free (`ta_live_…`) | 1000 requests per calendar month (UTC) | 5 (10) | free |",
+		"0.10 USD per 1,000 requests", "`error: rate_limited`", "`error: allowance_exhausted`",
+		"## MCP", `"url": "http://localhost:8080/mcp", "headers": {"X-API-Key": "<API_KEY>"}`, "/mcp/k/<API_KEY>",
+	} {
+		assert.Contains(t, md, want)
+	}
+	html := call(t, http.MethodGet, ms.URL+"/docs", "", "").body
+	assert.Contains(t, html, `href="http://localhost:8080/docs.md#getting-a-key"`)
+
+	var idx struct{ Keys map[string]string }
+	require.NoError(t, json.Unmarshal([]byte(call(t, http.MethodGet, ms.URL+"/", "", "").body), &idx))
+	assert.Equal(t, "http://localhost:8080/developer/", idx.Keys["developer_site"])
+	assert.Equal(t, "http://localhost:8080/mcp", idx.Keys["mcp"])
+	assert.Equal(t, "http://localhost:8080/docs.md#getting-a-key", idx.Keys["plans"])
+
+	var doc struct {
+		Info         struct{ Description string }
+		ExternalDocs struct{ URL string } `json:"externalDocs"`
+	}
+	require.NoError(t, json.Unmarshal([]byte(call(t, http.MethodGet, ms.URL+"/openapi.json", "", "").body), &doc))
+	assert.Contains(t, doc.Info.Description, "http://localhost:8080/developer/")
+	assert.Contains(t, doc.Info.Description, "http://localhost:8080/mcp")
+	assert.Equal(t, "http://localhost:8080/docs.md", doc.ExternalDocs.URL)
 }

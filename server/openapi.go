@@ -65,9 +65,10 @@ func (s *Server) openAPI() obj {
 		"info": obj{
 			"title":       "go-textanalysis",
 			"version":     textanalysis.Version,
-			"description": "Text extraction from web pages, named-entity recognition and display, sentiment analysis and extractive question answering. Every analysis path takes GET with query parameters or POST with a JSON body.",
+			"description": "Text extraction from web pages, named-entity recognition and display, sentiment analysis and extractive question answering. Every analysis path takes GET with query parameters or POST with a JSON body." + s.keysDescription(),
 		},
-		"servers": []obj{{"url": s.cfg.BaseURL + "/"}},
+		"externalDocs": obj{"description": "The reference: getting a key, plans and limits, MCP, every operation with an example", "url": s.baseURL() + "/docs.md"},
+		"servers":      []obj{{"url": s.cfg.BaseURL + "/"}},
 		"tags": []obj{
 			{"name": "text", "description": "Main text of a web page"},
 			{"name": "ner", "description": "Named entities and their display"},
@@ -102,6 +103,19 @@ func tagOf(op operation) string {
 		return "sentiment"
 	}
 	return "qa"
+}
+
+// keysDescription is the part of info.description that says where keys
+// and the MCP endpoint are; "" on a server without keys.
+func (s *Server) keysDescription() string {
+	if s.cfg.Gate == nil {
+		return ""
+	}
+	base := s.baseURL()
+	dev := s.developerURL(base)
+	return "\n\nGet a free key at the developer site, " + dev + "/ (or a trial key at once: POST " + dev + "/trial), " +
+		"and send it as X-API-Key. Plans, limits and rate limits: " + base + "/docs.md#getting-a-key. " +
+		"The operations are also MCP tools at " + base + "/mcp: " + base + "/docs.md#mcp."
 }
 
 // What pos, neu and neg mean depends on the sentiment model; they add up
