@@ -169,6 +169,9 @@ type docsData struct {
 	Limits           textanalysis.Limits
 	// ConsoleJS is the console's script, allowed by hash in docsPolicy.
 	ConsoleJS htmltemplate.JS
+	// BasePath is the path of the base URL ("" or "/v0"), which the
+	// console's calls start with.
+	BasePath string
 	// Keys says the server takes keys; Plans are their plans' defaults.
 	Keys  bool
 	Plans []docsPlan
@@ -217,6 +220,11 @@ func (s *Server) docsData(base string) docsData {
 	limits := s.an.Limits()
 	d := docsData{Base: base, Index: s.index(base), Limits: limits, SandboxKey: s.sandboxKey, SandboxAllowance: access.DefaultSandboxAllowance, ConsoleJS: consoleJS}
 	d.DeveloperURL = s.developerURL(base)
+	// The console calls the API on the page's own origin, under the base
+	// URL's path: behind a proxy at https://host/v0, /v0/text.
+	if u, err := url.Parse(base); err == nil {
+		d.BasePath = strings.TrimRight(u.Path, "/")
+	}
 	d.Keys = s.cfg.Gate != nil
 	d.Plans = docsPlans()
 	for _, op := range operations {
@@ -276,9 +284,28 @@ func curlExample(base string, op operation) (curl, body string) {
 	return fmt.Sprintf("curl -H \"X-API-Key: $API_KEY\" -H 'Content-Type: application/json' \\\n  -d '%s' %s%s", strings.ReplaceAll(body, "'", `'\''`), base, op.Path), body
 }
 
+// inlineMarkdown renders the one piece of Markdown the descriptions use,
+// `code`, as HTML for the reference page; everything else is escaped.
+func inlineMarkdown(s string) htmltemplate.HTML {
+	parts := strings.Split(s, "`")
+	if len(parts)%2 == 0 {
+		// An unpaired backtick: show the text as it is.
+		return htmltemplate.HTML(htmltemplate.HTMLEscapeString(s))
+	}
+	var b strings.Builder
+	for i, p := range parts {
+		if i%2 == 1 {
+			b.WriteString("<code>" + htmltemplate.HTMLEscapeString(p) + "</code>")
+			continue
+		}
+		b.WriteString(htmltemplate.HTMLEscapeString(p))
+	}
+	return htmltemplate.HTML(b.String())
+}
+
 var (
 	markdownTmpl = texttemplate.Must(texttemplate.New("").Funcs(texttemplate.FuncMap{"join": func(s []string) string { return strings.Join(s, ", ") }}).ParseFS(templateFS, "templates/*.md.tmpl"))
-	htmlTmpl     = htmltemplate.Must(htmltemplate.New("").ParseFS(templateFS, "templates/*.html.tmpl"))
+	htmlTmpl     = htmltemplate.Must(htmltemplate.New("").Funcs(htmltemplate.FuncMap{"md": inlineMarkdown}).ParseFS(templateFS, "templates/*.html.tmpl"))
 )
 
 func (s *Server) serveDocsMarkdown(w http.ResponseWriter, r *http.Request) {

@@ -99,3 +99,21 @@ func TestDocsSayHowToGetAKey(t *testing.T) {
 	assert.Contains(t, doc.Info.Description, "http://localhost:8080/mcp")
 	assert.Equal(t, "http://localhost:8080/docs.md", doc.ExternalDocs.URL)
 }
+
+func TestDocsHTML(t *testing.T) {
+	ms := newMeteredServer(t, filepath.Join(t.TempDir(), "ta.db"), access.Config{Rates: noRates}, Config{BaseURL: "https://api.example.com/v0"})
+	page := call(t, http.MethodGet, ms.URL+"/docs", "", "").body
+	visible := regexp.MustCompile(`(?s)<script.*?</script>`).ReplaceAllString(page, "")
+	assert.NotContains(t, visible, "`", "Markdown code spans are drawn as <code>")
+	assert.Contains(t, visible, "<code>spans</code>")
+	t.Run("the display text row does not say Required", func(t *testing.T) {
+		row := regexp.MustCompile(`(?s)<section class="op" id="display_ner">.*?</table>`).FindString(visible)
+		require.NotEmpty(t, row)
+		assert.NotContains(t, row, "Required")
+	})
+	t.Run("the console calls under the base URL's path", func(t *testing.T) {
+		assert.Contains(t, page, `data-path="/v0/ner"`)
+		assert.Contains(t, page, `data-path="/v0/ner/display"`)
+		assert.NotContains(t, page, `data-path="/ner"`)
+	})
+}
