@@ -255,7 +255,7 @@ func (s *Server) docsData(base string) docsData {
 // page from the internet, so the docs show it instead of the CI running
 // them (.ci/docs-examples.sh skips examples that say "from the internet").
 const fetchedPageAnswer = `{"url": "https://en.wikipedia.org/wiki/Ada_Lovelace", "final_url": "https://en.wikipedia.org/wiki/Ada_Lovelace", ` +
-	`"title": "Ada Lovelace - Wikipedia", "author": null, "published": null, "language": "en", ` +
+	`"title": "Ada Lovelace - Wikipedia", "author": null, "published": null, "language": "en", "language_tag": "en", ` +
 	`"text": "Augusta Ada King, Countess of Lovelace (née Byron; 10 December 1815 – 27 November 1852) was an English mathematician and writer, chiefly known for her work on Charles Babbage's proposed mechanical general-purpose computer, the Analytical Engine. …", ` +
 	`"word_count": 9000}`
 

@@ -242,16 +242,17 @@ func responseSchemas() obj {
 	return obj{
 		"TextResult": obj{
 			"title": "TextResult", "type": "object",
-			"required": []string{"url", "final_url", "title", "author", "published", "language", "text", "word_count"},
+			"required": []string{"url", "final_url", "title", "author", "published", "language", "language_tag", "text", "word_count"},
 			"properties": obj{
-				"url":        obj{"type": "string", "description": "The URL asked for."},
-				"final_url":  obj{"type": "string", "description": "The URL after redirects."},
-				"title":      nullableStr("The page's title; null when not found."),
-				"author":     nullableStr("The author; null when not found."),
-				"published":  nullableStr("Publication date (ISO 8601); null when not found."),
-				"language":   nullableStr("Language code (e.g. `en`); null when unknown."),
-				"text":       obj{"type": "string", "description": "The main text; paragraphs are separated by a blank line."},
-				"word_count": integer("Words in `text`."),
+				"url":          obj{"type": "string", "description": "The URL asked for."},
+				"final_url":    obj{"type": "string", "description": "The URL after redirects."},
+				"title":        nullableStr("The page's title; null when not found."),
+				"author":       nullableStr("The author; null when not found."),
+				"published":    nullableStr("Publication date (ISO 8601); null when not found."),
+				"language":     nullableStr("The page's language as a BCP 47 primary language subtag, e.g. `en` for a page that declares `en-US`; null when unknown."),
+				"language_tag": nullableStr("The language tag as the page declares it, e.g. `en-US`; null when it declares none."),
+				"text":         obj{"type": "string", "description": "The main text; paragraphs are separated by a blank line."},
+				"word_count":   integer("Words in `text`."),
 			},
 		},
 		"Entity": obj{

@@ -187,7 +187,11 @@ func exactlyOneOfURLAndContext(in *input) []errorDetail {
 }
 
 func (s *Server) getText(ctx context.Context, in *input) (any, error) {
-	return s.an.Text(ctx, in.values["url"])
+	p, err := s.an.Text(ctx, in.values["url"])
+	if err != nil {
+		return nil, err
+	}
+	return NewTextBody(p), nil
 }
 
 func (s *Server) analyzeNER(ctx context.Context, in *input) (any, error) {
@@ -258,8 +262,15 @@ func (s *Server) analyzeSentiment(ctx context.Context, in *input) (any, error) {
 }
 
 func (s *Server) answer(ctx context.Context, in *input) (any, error) {
+	var a *textanalysis.Answer
+	var err error
 	if u, ok := in.values["url"]; ok {
-		return s.an.AnswerURL(ctx, in.values["question"], u, false)
+		a, err = s.an.AnswerURL(ctx, in.values["question"], u, false)
+	} else {
+		a, err = s.an.Answer(ctx, in.values["question"], in.values["context"])
 	}
-	return s.an.Answer(ctx, in.values["question"], in.values["context"])
+	if err != nil {
+		return nil, err
+	}
+	return NewAnswerBody(a), nil
 }

@@ -328,9 +328,7 @@ func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error, s
 // as FastAPI does, so that error bodies match byte for byte.
 func writeJSON(w http.ResponseWriter, status int, v any) {
 	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
+	if err := EncodeJSON(&buf, v, false); err != nil {
 		status = http.StatusInternalServerError
 		buf.Reset()
 		buf.WriteString(`{"detail":"Internal server error.","error":"internal"}`)

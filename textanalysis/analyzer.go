@@ -2,7 +2,6 @@ package textanalysis
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -343,11 +342,9 @@ func (a *Analyzer) sentiment(ctx context.Context, text string, k scorerKey) (*se
 	return sc.Analyze(ctx, text)
 }
 
-// Answer is the /qa result. Start and End index the context that was
-// searched: the given context, or the extracted text of URL.
-// Its JSON is DESIGN.md §2's: {"answer", "score", "start", "end",
-// "source", "url"?, "context"?}, with answer, start and end null when no
-// answer was found.
+// Answer is an answer to a question. Start and End index the context that
+// was searched: the given context, or the extracted text of URL. When
+// Found is false, Text is empty and Start and End are zero.
 type Answer struct {
 	Found   bool
 	Text    string  // the answer, a span of the searched text
@@ -357,24 +354,6 @@ type Answer struct {
 	Source  string // "context" or "url"
 	URL     string // the page's final URL, for Source "url"
 	Context string // the searched text, when asked for
-}
-
-// MarshalJSON writes the wire shape of DESIGN.md §2.
-func (a Answer) MarshalJSON() ([]byte, error) {
-	type wire struct {
-		Answer  *string `json:"answer"`
-		Score   float64 `json:"score"`
-		Start   *int    `json:"start"`
-		End     *int    `json:"end"`
-		Source  string  `json:"source"`
-		URL     string  `json:"url,omitempty"`
-		Context string  `json:"context,omitempty"`
-	}
-	w := wire{Score: a.Score, Source: a.Source, URL: a.URL, Context: a.Context}
-	if a.Found {
-		w.Answer, w.Start, w.End = &a.Text, &a.Start, &a.End
-	}
-	return json.Marshal(w)
 }
 
 func newAnswer(ans qa.Answer, source string) *Answer {

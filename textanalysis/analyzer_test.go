@@ -170,26 +170,6 @@ func TestAnswerURL(t *testing.T) {
 	assert.ErrorAs(t, err, &urlErr, "loopback must be refused without AllowPrivate")
 }
 
-func TestAnswerJSON(t *testing.T) {
-	tests := []struct {
-		name string
-		ans  Answer
-		want string
-	}{
-		{"found", Answer{Found: true, Text: "London", Score: 0.5, Start: 3, End: 9, Source: "context"},
-			`{"answer":"London","score":0.5,"start":3,"end":9,"source":"context"}`},
-		{"not found", Answer{Score: 0.01, Source: "url", URL: "https://example.com/"},
-			`{"answer":null,"score":0.01,"start":null,"end":null,"source":"url","url":"https://example.com/"}`},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			b, err := json.Marshal(tt.ans)
-			require.NoError(t, err)
-			assert.JSONEq(t, tt.want, string(b))
-		})
-	}
-}
-
 // One Analyzer serves many goroutines (run with -race).
 func TestConcurrentUse(t *testing.T) {
 	an := testAnalyzer(t)

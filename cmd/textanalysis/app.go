@@ -1,9 +1,7 @@
 package main
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -186,17 +184,7 @@ func printResult(c *cli.Context, v any) error {
 		return err
 	}
 	defer closeOut()
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if c.Bool("pretty") {
-		enc.SetIndent("", "  ")
-	}
-	if err := enc.Encode(v); err != nil {
-		return err
-	}
-	_, err = w.Write(buf.Bytes())
-	return err
+	return server.EncodeJSON(w, v, c.Bool("pretty"))
 }
 
 func openOutput(c *cli.Context) (io.Writer, func(), error) {

@@ -14,6 +14,8 @@ import (
 	"time"
 
 	"github.com/urfave/cli/v2"
+
+	"github.com/textanalysis/go-textanalysis/server"
 )
 
 // maxLineBytes bounds one JSON line of batch input.
@@ -295,9 +297,7 @@ func processLine(ctx context.Context, line []byte, analyse lineFunc) ([]byte, bo
 		body = a.appendJSON(make([]byte, 0, 256))
 	} else {
 		var buf bytes.Buffer
-		enc := json.NewEncoder(&buf)
-		enc.SetEscapeHTML(false)
-		if err := enc.Encode(res); err != nil {
+		if err := server.EncodeJSON(&buf, res, false); err != nil {
 			return errorLine(id, err.Error()), false
 		}
 		body = bytes.TrimSpace(buf.Bytes())
@@ -324,11 +324,12 @@ func errorLine(id json.RawMessage, msg string) []byte {
 	if len(id) == 0 {
 		id = json.RawMessage("null")
 	}
-	b, _ := json.Marshal(struct {
+	var b bytes.Buffer
+	_ = server.EncodeJSON(&b, struct {
 		ID    json.RawMessage `json:"id"`
 		Error string          `json:"error"`
-	}{id, msg})
-	return append(b, '\n')
+	}{id, msg}, false)
+	return b.Bytes()
 }
 
 // isTerminal reports whether v is a character device such as a terminal.

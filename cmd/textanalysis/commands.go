@@ -11,6 +11,8 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/textanalysis/go-textanalysis/display"
+	"github.com/textanalysis/go-textanalysis/extract"
+	"github.com/textanalysis/go-textanalysis/server"
 	"github.com/textanalysis/go-textanalysis/textanalysis"
 )
 
@@ -36,7 +38,9 @@ page you already have (a file, or - for standard input) and prints just its text
 --json prints the whole result instead.
 
 Batch lines: {"id", "url", "html"?} in; {"id", "url", "final_url", "title", "author",
-"published", "language", "text", "word_count"} out. With "html" the page is not fetched.
+"published", "language", "language_tag", "text", "word_count"} out, as the API answers
+("language" is the base language, "en"; "language_tag" as the page declares it, "en-US").
+With "html" the page is not fetched.
 
 Examples:
    textanalysis text https://en.wikipedia.org/wiki/Ada_Lovelace
@@ -57,7 +61,7 @@ Examples:
 					if pid, url, html, ok := decodePageLine(line); ok && html != "" {
 						// The fast path for the common line of string fields.
 						*id, _ = json.Marshal(pid)
-						return an.TextFromHTML(ctx, strings.NewReader(html), url)
+						return textBody(an.TextFromHTML(ctx, strings.NewReader(html), url))
 					}
 					var in struct {
 						ID   json.RawMessage `json:"id"`
@@ -69,12 +73,12 @@ Examples:
 					}
 					*id = in.ID
 					if in.HTML != nil {
-						return an.TextFromHTML(ctx, strings.NewReader(*in.HTML), in.URL)
+						return textBody(an.TextFromHTML(ctx, strings.NewReader(*in.HTML), in.URL))
 					}
 					if in.URL == "" {
 						return nil, fmt.Errorf("a line needs \"url\" or \"html\"")
 					}
-					return an.Text(ctx, in.URL)
+					return textBody(an.Text(ctx, in.URL))
 				})
 			}
 			if name := c.String("html"); name != "" {
@@ -87,7 +91,7 @@ Examples:
 					return err
 				}
 				if c.Bool("json") || c.Bool("pretty") {
-					return printResult(c, res)
+					return printResult(c, server.NewTextBody(res))
 				}
 				w, closeOut, err := openOutput(c)
 				if err != nil {
@@ -111,7 +115,7 @@ Examples:
 			if err != nil {
 				return err
 			}
-			return printResult(c, res)
+			return printResult(c, server.NewTextBody(res))
 		},
 	}
 }
@@ -253,6 +257,22 @@ func batchSpans(raw json.RawMessage) (spans string, ok bool, err error) {
 	return "", false, errors.New(`"spans" must be a JSON array of {"start","end","label"} or a string`)
 }
 
+// textBody and answerBody give results the API's wire shapes, so that the
+// CLI prints what the API answers.
+func textBody(p *extract.Page, err error) (any, error) {
+	if err != nil {
+		return nil, err
+	}
+	return server.NewTextBody(p), nil
+}
+
+func answerBody(a *textanalysis.Answer, err error) (any, error) {
+	if err != nil {
+		return nil, err
+	}
+	return server.NewAnswerBody(a), nil
+}
+
 func orDefault(v, def string) string {
 	if v == "" {
 		return def
@@ -338,9 +358,9 @@ Examples:
 					case (in.Context == nil) == (in.URL == nil):
 						return nil, fmt.Errorf("a line needs exactly one of \"context\" and \"url\"")
 					case in.URL != nil:
-						return an.AnswerURL(ctx, in.Question, *in.URL, c.Bool("with-context"))
+						return answerBody(an.AnswerURL(ctx, in.Question, *in.URL, c.Bool("with-context")))
 					}
-					return an.Answer(ctx, in.Question, *in.Context)
+					return answerBody(an.Answer(ctx, in.Question, *in.Context))
 				})
 			}
 			q := c.String("question")
@@ -355,7 +375,7 @@ Examples:
 				if err != nil {
 					return err
 				}
-				return printResult(c, res)
+				return printResult(c, server.NewAnswerBody(res))
 			}
 			text := c.String("context")
 			if !c.IsSet("context") {
@@ -367,7 +387,7 @@ Examples:
 			if err != nil {
 				return err
 			}
-			return printResult(c, res)
+			return printResult(c, server.NewAnswerBody(res))
 		},
 	}
 }

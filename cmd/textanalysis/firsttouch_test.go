@@ -148,3 +148,20 @@ func TestBatchSpansAsArrayOrString(t *testing.T) {
 	}
 	assert.Contains(t, lines[3], `"error":"\"spans\" must be`)
 }
+
+// The CLI writes the API's wire shapes with the API's encoder: no HTML
+// escaping, in results and in batch error lines.
+func TestCLIJSONIsNotHTMLEscaped(t *testing.T) {
+	out, errOut, code := run(t, "", "qa", "-q", "Who bought the company?", "--context", "The company was bought by AT&T <Inc> in 2005.")
+	require.Equal(t, exitOK, code, errOut)
+	assert.NotContains(t, out, `\u0026`)
+	assert.Contains(t, out, `"source":"context"`)
+	out, _, _ = run(t, `{"id":"<a&b>","text":"x","spans":"bad<"}`+"\n", "display", "--input", "-")
+	assert.Contains(t, out, `{"id":"<a&b>","error":`)
+	assert.NotContains(t, out, `\u003c`)
+	html := "<html lang=\"de-AT\"><head><title>A&amp;B</title></head><body><article><p>" + strings.Repeat("Plain words in a paragraph of the article. ", 8) + "</p></article></body></html>"
+	out, errOut, code = run(t, html, "text", "--html", "-", "--json")
+	require.Equal(t, exitOK, code, errOut)
+	assert.Contains(t, out, `"title":"A&B"`)
+	assert.Contains(t, out, `"language":"de","language_tag":"de-AT"`)
+}

@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"context"
 	"encoding/csv"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -16,6 +15,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/textanalysis/go-textanalysis/server"
 	"github.com/textanalysis/go-textanalysis/server/access"
 	"github.com/textanalysis/go-textanalysis/server/store"
 )
@@ -42,10 +42,7 @@ func kindOf(p store.Plan) string {
 }
 
 func writeJSONTo(w io.Writer, v any) error {
-	enc := json.NewEncoder(w)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	return enc.Encode(v)
+	return server.EncodeJSON(w, v, true)
 }
 
 func keysCommand() *cli.Command {
