@@ -45,13 +45,18 @@ type Server struct {
 	bodies     *workLimiter // nil: no cap on POST body bytes held
 }
 
-// MaxHeaderBytes caps a request's URL and headers together: 64 KiB (Go's
-// server allows 4 KiB more), answered 431 above it. A GET carries its text
+// MaxHeaderBytes caps a request's line and headers together: 64 KiB,
+// answered 431 above it (the http.Server is given 4 KiB less, the slack
+// Go's server adds to its MaxHeaderBytes, so that this is the real limit). A GET carries its text
 // in the URL, so GET texts are limited to about 60,000 characters of
 // English percent-encoded, or 7,000 of Chinese or Japanese; longer texts go
 // by POST. Each connection holds at most this much while its headers
 // arrive, which bounds the memory of many slow clients.
 const MaxHeaderBytes = 64 << 10
+
+// goHeaderSlack is what net/http reads past http.Server.MaxHeaderBytes
+// before it answers 431.
+const goHeaderSlack = 4096
 
 // New builds a Server over an Analyzer.
 func New(cfg Config, an *textanalysis.Analyzer) (*Server, error) {
@@ -169,7 +174,7 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 		WriteTimeout:      s.cfg.RequestTimeout + 10*time.Second,
 		IdleTimeout:       120 * time.Second,
 		// Texts longer than the URL allows go by POST.
-		MaxHeaderBytes: MaxHeaderBytes,
+		MaxHeaderBytes: MaxHeaderBytes - goHeaderSlack,
 		ErrorLog:       slog.NewLogLogger(s.log.Handler(), slog.LevelWarn),
 	}
 	errc := make(chan error, 1)
