@@ -265,7 +265,7 @@ func (s *Server) answer(ctx context.Context, in *input) (any, error) {
 	var a *textanalysis.Answer
 	var err error
 	if u, ok := in.values["url"]; ok {
-		a, err = s.an.AnswerURL(ctx, in.values["question"], u, false)
+		a, err = s.an.AnswerURL(ctx, in.values["question"], u, textanalysis.AnswerURLOptions{})
 	} else {
 		a, err = s.an.Answer(ctx, in.values["question"], in.values["context"])
 	}

@@ -360,12 +360,14 @@ func newAnswer(ans qa.Answer, source string) *Answer {
 	return &Answer{Found: ans.Found, Text: ans.Text, Score: ans.Score, Start: ans.Start, End: ans.End, Source: source}
 }
 
-// Answer answers question from context.
-func (a *Analyzer) Answer(ctx context.Context, question, context string) (*Answer, error) {
+// Answer answers question from passage, the text to search (the API's
+// "context"). A passage longer than Limits.MaxTextRunes is a
+// *TooLongError for the field "context".
+func (a *Analyzer) Answer(ctx context.Context, question, passage string) (*Answer, error) {
 	if err := checkLen("question", question, a.limits.MaxQuestionRunes); err != nil {
 		return nil, err
 	}
-	if err := checkLen("context", context, a.limits.MaxTextRunes); err != nil {
+	if err := checkLen("context", passage, a.limits.MaxTextRunes); err != nil {
 		return nil, err
 	}
 	if err := ctx.Err(); err != nil {
@@ -375,17 +377,24 @@ func (a *Analyzer) Answer(ctx context.Context, question, context string) (*Answe
 	if err != nil {
 		return nil, err
 	}
-	ans, err := reader.Answer(ctx, question, context)
+	ans, err := reader.Answer(ctx, question, passage)
 	if err != nil {
 		return nil, err
 	}
 	return newAnswer(ans, "context"), nil
 }
 
+// AnswerURLOptions configure [Analyzer.AnswerURL]. The zero value answers
+// without the searched text.
+type AnswerURLOptions struct {
+	// WithContext puts the searched text (the page's main text, cut to
+	// Limits.MaxTextRunes) in Answer.Context, which Start and End index.
+	WithContext bool
+}
+
 // AnswerURL fetches rawURL, extracts its main text and answers question from
-// it. With withContext the answer carries the extracted text. Fetch errors
-// are those of Text.
-func (a *Analyzer) AnswerURL(ctx context.Context, question, rawURL string, withContext bool) (*Answer, error) {
+// it. Fetch errors are those of Text.
+func (a *Analyzer) AnswerURL(ctx context.Context, question, rawURL string, opts AnswerURLOptions) (*Answer, error) {
 	if err := checkLen("question", question, a.limits.MaxQuestionRunes); err != nil {
 		return nil, err
 	}
@@ -412,7 +421,7 @@ func (a *Analyzer) AnswerURL(ctx context.Context, question, rawURL string, withC
 	if out.URL == "" {
 		out.URL = rawURL
 	}
-	if withContext {
+	if opts.WithContext {
 		out.Context = text
 	}
 	return out, nil

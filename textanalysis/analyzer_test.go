@@ -153,7 +153,7 @@ func TestAnswerURL(t *testing.T) {
 	}))
 	defer page.Close()
 	an := testAnalyzer(t)
-	ans, err := an.AnswerURL(context.Background(), "Who was the chief engineer of the bridge?", page.URL, true)
+	ans, err := an.AnswerURL(context.Background(), "Who was the chief engineer of the bridge?", page.URL, AnswerURLOptions{WithContext: true})
 	require.NoError(t, err)
 	assert.Equal(t, "url", ans.Source)
 	assert.Equal(t, page.URL, ans.URL)
@@ -165,7 +165,7 @@ func TestAnswerURL(t *testing.T) {
 	require.NoError(t, err)
 	guarded, err := New(Options{})
 	require.NoError(t, err)
-	_, err = guarded.AnswerURL(context.Background(), "q?", page.URL, false)
+	_, err = guarded.AnswerURL(context.Background(), "q?", page.URL, AnswerURLOptions{})
 	var urlErr *extract.URLError
 	assert.ErrorAs(t, err, &urlErr, "loopback must be refused without AllowPrivate")
 }

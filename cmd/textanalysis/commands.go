@@ -358,7 +358,7 @@ Examples:
 					case (in.Context == nil) == (in.URL == nil):
 						return nil, fmt.Errorf("a line needs exactly one of \"context\" and \"url\"")
 					case in.URL != nil:
-						return answerBody(an.AnswerURL(ctx, in.Question, *in.URL, c.Bool("with-context")))
+						return answerBody(an.AnswerURL(ctx, in.Question, *in.URL, textanalysis.AnswerURLOptions{WithContext: c.Bool("with-context")}))
 					}
 					return answerBody(an.Answer(ctx, in.Question, *in.Context))
 				})
@@ -371,7 +371,7 @@ Examples:
 				if c.IsSet("context") || c.Args().Present() || c.IsSet("file") {
 					return usagef("give the context or a --url, not both")
 				}
-				res, err := an.AnswerURL(c.Context, q, u, c.Bool("with-context"))
+				res, err := an.AnswerURL(c.Context, q, u, textanalysis.AnswerURLOptions{WithContext: c.Bool("with-context")})
 				if err != nil {
 					return err
 				}

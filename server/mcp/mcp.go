@@ -76,7 +76,8 @@ const (
 const PathKeyPrefix = "/mcp/k/"
 
 // A Result is what every tool call returns, as JSON text content and as
-// structured content (SPEC.md §2 "MCP tool result").
+// structured content: the status and body the HTTP operation answers for
+// the same input, and the key's allowance after the call.
 type Result struct {
 	// Status is the HTTP status the operation answered.
 	Status int `json:"status"`
