@@ -8,8 +8,8 @@
 // another page. Every piece of the text and every label is HTML-escaped.
 // Colours are displaCy's for the 18 OntoNotes labels; other labels are grey.
 //
-// Spans count Unicode code points of the text, end exclusive, as [ner] and
-// spaCy do. [ParseSpans] reads the two wire forms of the API's spans
+// Spans count Unicode code points of the text, end exclusive, as the ner
+// package and spaCy do. [ParseSpans] reads the two wire forms of the API's spans
 // parameter (a JSON array or the compact "start:end:LABEL,..." form).
 //
 // Rendering costs time linear in the text and the spans (times the overlap
@@ -24,6 +24,4 @@
 //	}
 //	var b strings.Builder
 //	err = display.Render(&b, "Ada lives in London.", spans, display.Options{})
-//
-// [ner]: https://pkg.go.dev/github.com/textanalysis/go-textanalysis/ner
 package display

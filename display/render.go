@@ -234,7 +234,9 @@ func (p *plan) draw(s *sink) {
 }
 
 func (p *plan) appendEnts(b []byte, s *sink) []byte {
-	b = append(b, `<div class="entities" style="line-height: 2.5; direction: ltr">`...)
+	b = append(b, `<div class="entities" style="line-height: 2.5; direction: `...)
+	b = append(b, direction(p.text)...)
+	b = append(b, `">`...)
 	pos := 0
 	for _, sp := range p.spans {
 		if b = s.flush(b, false); s.err != nil {
@@ -261,7 +263,9 @@ func (p *plan) appendEnts(b []byte, s *sink) []byte {
 // that starts there. Space between tokens stays plain text, so underlines
 // break between words as in displaCy.
 func (p *plan) appendSpans(b []byte, s *sink) []byte {
-	b = append(b, `<div class="spans" style="line-height: 2.5; direction: ltr">`...)
+	b = append(b, `<div class="spans" style="line-height: 2.5; direction: `...)
+	b = append(b, direction(p.text)...)
+	b = append(b, `">`...)
 	text, sps := p.text, p.spans
 	// ink[i] counts non-space code points in text[:i]; a span with no ink
 	// is drawn on its space so that its label still shows.

@@ -56,6 +56,9 @@ func blockedReason(addr netip.Addr) string {
 			v4 = netip.AddrFrom4([4]byte{b[12], b[13], b[14], b[15]})
 		case netip.MustParsePrefix("2002::/16").Contains(addr):
 			v4 = netip.AddrFrom4([4]byte{b[2], b[3], b[4], b[5]})
+		case addr == netip.IPv6Loopback() || addr == netip.IPv6Unspecified():
+			// ::1 and :: are in ::/96 but are themselves, not 0.0.0.1 and
+			// 0.0.0.0: the table below names them.
 		case netip.MustParsePrefix("::/96").Contains(addr):
 			// IPv4-compatible (deprecated) addresses, ::a.b.c.d.
 			v4 = netip.AddrFrom4([4]byte{b[12], b[13], b[14], b[15]})

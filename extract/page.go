@@ -3,7 +3,7 @@ package extract
 import "encoding/json"
 
 // A Page is the main text of a web page and what is known about it. Empty
-// strings mean "not found"; in JSON they are written as null (DESIGN.md §2).
+// strings mean "not found"; in JSON they are written as null.
 type Page struct {
 	URL       string // the URL as requested (or as given to FromHTML)
 	FinalURL  string // the URL after redirects
@@ -40,7 +40,8 @@ func deref(s *string) string {
 	return *s
 }
 
-// MarshalJSON writes the /text body of DESIGN.md §2, with empty fields as null.
+// MarshalJSON writes {"url", "final_url", "title", "author", "published",
+// "language", "text", "word_count"}, with empty fields as null.
 func (p Page) MarshalJSON() ([]byte, error) {
 	return json.Marshal(pageJSON{
 		URL:       nullable(p.URL),

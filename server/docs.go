@@ -15,6 +15,7 @@ import (
 	"github.com/textanalysis/go-textanalysis/ner"
 	"github.com/textanalysis/go-textanalysis/sentiment"
 	"github.com/textanalysis/go-textanalysis/server/access"
+	"github.com/textanalysis/go-textanalysis/server/store"
 	"github.com/textanalysis/go-textanalysis/textanalysis"
 )
 
@@ -77,11 +78,14 @@ type indexFormat struct {
 }
 
 type docsIndex struct {
-	Name            string            `json:"name"`
-	Version         string            `json:"version"`
-	Description     string            `json:"description"`
-	OpenAPI         string            `json:"openapi"`
-	Docs            map[string]string `json:"docs"`
+	Name        string            `json:"name"`
+	Version     string            `json:"version"`
+	Description string            `json:"description"`
+	OpenAPI     string            `json:"openapi"`
+	Docs        map[string]string `json:"docs"`
+	// Keys says where to get a key, the MCP endpoint and where the plans
+	// and limits are told; absent on a server without keys.
+	Keys            map[string]string `json:"keys,omitempty"`
 	Operations      []indexOperation  `json:"operations"`
 	NERModels       []indexModel      `json:"ner_models"`
 	DisplayFormats  []indexFormat     `json:"display_formats"`
@@ -103,10 +107,22 @@ func (s *Server) index(base string) docsIndex {
 			"max_question_chars": limits.MaxQuestionRunes,
 			"max_url_chars":      limits.MaxURLRunes,
 			"max_spans":          limits.MaxSpans,
-			"max_display_bytes":  limits.MaxDisplayBytes,
-			"max_header_bytes":   MaxHeaderBytes,
-			"request_timeout_s":  s.cfg.RequestTimeout.Seconds(),
+			// The display package's fixed cap: the facade sets no other.
+			"max_overlapping_spans": display.DefaultMaxOverlap,
+			"max_display_bytes":     limits.MaxDisplayBytes,
+			"max_header_bytes":      MaxHeaderBytes,
+			"request_timeout_s":     s.cfg.RequestTimeout.Seconds(),
 		},
+	}
+	if s.cfg.Gate != nil {
+		dev := s.developerURL(base)
+		idx.Keys = map[string]string{
+			"developer_site": dev + "/",
+			"trial":          "POST " + dev + "/trial",
+			"plans":          base + "/docs.md#getting-a-key",
+			"mcp":            base + "/mcp",
+			"mcp_docs":       base + "/docs.md#mcp",
+		}
 	}
 	for _, op := range operations {
 		idx.Operations = append(idx.Operations, indexOperation{
@@ -153,6 +169,36 @@ type docsData struct {
 	Limits           textanalysis.Limits
 	// ConsoleJS is the console's script, allowed by hash in docsPolicy.
 	ConsoleJS htmltemplate.JS
+	// BasePath is the path of the base URL ("" or "/v0"), which the
+	// console's calls start with.
+	BasePath string
+	// Keys says the server takes keys; Plans are their plans' defaults.
+	Keys  bool
+	Plans []docsPlan
+}
+
+// A docsPlan is one row of the plans table: the service's defaults.
+type docsPlan struct {
+	Name, Allowance, Price string
+	PerSecond, Burst       float64
+}
+
+func docsPlans() []docsPlan {
+	r := access.DefaultRates
+	return []docsPlan{
+		{"Trial (`ta_trial_…`, no e-mail)", fmt.Sprintf("%d requests over %d days from issue; then claim it", access.DefaultTrialAllowance, int(access.DefaultTrialDuration.Hours()/24)), "free", r[store.PlanTrial].PerSecond, float64(r[store.PlanTrial].Burst)},
+		{"Free (`ta_live_…`)", fmt.Sprintf("%d requests per calendar month (UTC)", access.DefaultFreeAllowance), "free", r[store.PlanFree].PerSecond, float64(r[store.PlanFree].Burst)},
+		{"Pay as you go", fmt.Sprintf("up to a monthly cap, %d requests unless you ask for another", access.DefaultPaygCap), fmt.Sprintf("%.2f USD per 1,000 requests", access.PricePerRequestUSD*1000), r[store.PlanPayg].PerSecond, float64(r[store.PlanPayg].Burst)},
+		{"Sandbox (the `/docs` console's shared key)", fmt.Sprintf("%d requests per month for everyone", access.DefaultSandboxAllowance), "free", r[store.PlanSandbox].PerSecond, float64(r[store.PlanSandbox].Burst)},
+	}
+}
+
+// developerURL is the developer site's public address.
+func (s *Server) developerURL(base string) string {
+	if s.cfg.DeveloperURL != "" {
+		return strings.TrimRight(s.cfg.DeveloperURL, "/")
+	}
+	return base + "/developer"
 }
 
 type docsOperation struct {
@@ -160,6 +206,9 @@ type docsOperation struct {
 	Params  []docsParam
 	Curl    string
 	Example string // JSON body example for POST
+	// Offline is the example's answer, shown instead of run, when the
+	// example fetches a page from the internet; "" when it runs as is.
+	Offline string
 }
 
 type docsParam struct {
@@ -170,10 +219,14 @@ type docsParam struct {
 func (s *Server) docsData(base string) docsData {
 	limits := s.an.Limits()
 	d := docsData{Base: base, Index: s.index(base), Limits: limits, SandboxKey: s.sandboxKey, SandboxAllowance: access.DefaultSandboxAllowance, ConsoleJS: consoleJS}
-	d.DeveloperURL = s.cfg.DeveloperURL
-	if d.DeveloperURL == "" {
-		d.DeveloperURL = base + "/developer"
+	d.DeveloperURL = s.developerURL(base)
+	// The console calls the API on the page's own origin, under the base
+	// URL's path: behind a proxy at https://host/v0, /v0/text.
+	if u, err := url.Parse(base); err == nil {
+		d.BasePath = strings.TrimRight(u.Path, "/")
 	}
+	d.Keys = s.cfg.Gate != nil
+	d.Plans = docsPlans()
 	for _, op := range operations {
 		do := docsOperation{operation: op}
 		for _, f := range op.Fields {
@@ -190,17 +243,32 @@ func (s *Server) docsData(base string) docsData {
 			do.Params = append(do.Params, docsParam{Name: f.Name, Description: f.Description, Constraints: strings.Join(cons, "; "), Required: f.Required})
 		}
 		do.Curl, do.Example = curlExample(base, op)
+		if op.Fetches && op.ID != "qa_post" {
+			do.Offline = fetchedPageAnswer
+		}
 		d.Ops = append(d.Ops, do)
 	}
 	return d
 }
 
-// curlExample writes a request a reader can paste into a shell.
+// fetchedPageAnswer is what the get_text examples answer; they fetch a
+// page from the internet, so the docs show it instead of the CI running
+// them (.ci/docs-examples.sh skips examples that say "from the internet").
+const fetchedPageAnswer = `{"url": "https://en.wikipedia.org/wiki/Ada_Lovelace", "final_url": "https://en.wikipedia.org/wiki/Ada_Lovelace", ` +
+	`"title": "Ada Lovelace - Wikipedia", "author": null, "published": null, "language": "en", "language_tag": "en", ` +
+	`"text": "Augusta Ada King, Countess of Lovelace (née Byron; 10 December 1815 – 27 November 1852) was an English mathematician and writer, chiefly known for her work on Charles Babbage's proposed mechanical general-purpose computer, the Analytical Engine. …", ` +
+	`"word_count": 9000}`
+
+// curlExample writes a request a reader can paste into a shell, and that
+// runs as printed against the server: the required fields, and the ones
+// an operation needs to show what it does (display's text with its spans,
+// qa_post's context).
 func curlExample(base string, op operation) (curl, body string) {
 	var pairs []string
 	var query []string
 	for _, f := range op.Fields {
-		if f.Example == "" || (!f.Required && f.Name != "spans" && op.ID != "qa_post") {
+		shown := f.Required || f.Name == "spans" || (f.Name == "text" && hasField(op, "spans")) || (op.ID == "qa_post" && f.Name == "context")
+		if f.Example == "" || !shown {
 			continue
 		}
 		if op.ID == "qa_post" && f.Name == "url" {
@@ -216,9 +284,28 @@ func curlExample(base string, op operation) (curl, body string) {
 	return fmt.Sprintf("curl -H \"X-API-Key: $API_KEY\" -H 'Content-Type: application/json' \\\n  -d '%s' %s%s", strings.ReplaceAll(body, "'", `'\''`), base, op.Path), body
 }
 
+// inlineMarkdown renders the one piece of Markdown the descriptions use,
+// `code`, as HTML for the reference page; everything else is escaped.
+func inlineMarkdown(s string) htmltemplate.HTML {
+	parts := strings.Split(s, "`")
+	if len(parts)%2 == 0 {
+		// An unpaired backtick: show the text as it is.
+		return htmltemplate.HTML(htmltemplate.HTMLEscapeString(s))
+	}
+	var b strings.Builder
+	for i, p := range parts {
+		if i%2 == 1 {
+			b.WriteString("<code>" + htmltemplate.HTMLEscapeString(p) + "</code>")
+			continue
+		}
+		b.WriteString(htmltemplate.HTMLEscapeString(p))
+	}
+	return htmltemplate.HTML(b.String())
+}
+
 var (
 	markdownTmpl = texttemplate.Must(texttemplate.New("").Funcs(texttemplate.FuncMap{"join": func(s []string) string { return strings.Join(s, ", ") }}).ParseFS(templateFS, "templates/*.md.tmpl"))
-	htmlTmpl     = htmltemplate.Must(htmltemplate.New("").ParseFS(templateFS, "templates/*.html.tmpl"))
+	htmlTmpl     = htmltemplate.Must(htmltemplate.New("").Funcs(htmltemplate.FuncMap{"md": inlineMarkdown}).ParseFS(templateFS, "templates/*.html.tmpl"))
 )
 
 func (s *Server) serveDocsMarkdown(w http.ResponseWriter, r *http.Request) {

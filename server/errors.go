@@ -86,7 +86,7 @@ func errorResponse(err error, source string, in *input) (int, any) {
 			Input: whole, Ctx: map[string]any{"error": map[string]any{}},
 		}}}
 	case errors.As(err, &spanErr):
-		return http.StatusUnprocessableEntity, valueError(source, "spans", echo("spans"), spanErr.Error())
+		return http.StatusUnprocessableEntity, valueError(source, "spans", echo("spans"), spanMessage(spanErr))
 	case errors.As(err, &urlErr):
 		return http.StatusUnprocessableEntity, valueError(source, "url", echo("url"), urlErr.Reason)
 	case errors.As(err, &fetchErr):
@@ -108,6 +108,16 @@ func errorResponse(err error, source string, in *input) (int, any) {
 		return 499, problem{Detail: "The request was cancelled.", Error: "cancelled"}
 	}
 	return http.StatusInternalServerError, problem{Detail: "Internal server error. Quote the request id when you report it.", Error: "internal"}
+}
+
+// spanMessage says what is wrong with the spans in the caller's words:
+// the span's position in the list and the reason, without the Go package
+// name the error carries.
+func spanMessage(e *display.SpanError) string {
+	if e.Index < 0 {
+		return e.Reason
+	}
+	return fmt.Sprintf("span %d: %s", e.Index, e.Reason)
 }
 
 func valueError(source, name string, input any, msg string) *validationError {

@@ -16,7 +16,7 @@ import (
 
 // Concurrent work. Every analysis request holds a weight of a per-process
 // semaphore while it runs, so that however many requests arrive at once,
-// the memory their work takes stays bounded (DESIGN.md §8). The unit of
+// the memory their work takes stays bounded. The unit of
 // weight is one code point of text to analyse; the measured peak heap of
 // the analyses is 30–80 bytes per code point (NER, sentiment, QA and
 // display of 100,000 code points take 3–8 MB).

@@ -76,11 +76,26 @@ func (s *Server) writeRefusal(w http.ResponseWriter, d access.Decision) {
 	body := refusal{Detail: d.Detail, Error: d.Code, Action: d.Action, UpgradeURL: d.UpgradeURL, ClaimURL: d.ClaimURL}
 	if d.Status == http.StatusTooManyRequests {
 		body.Reset = d.Reset.UTC().Format(time.RFC3339)
+		if !d.RetryAt.IsZero() {
+			// A per-second refusal: reset is when the next request is
+			// allowed, rounded up to the second, not the allowance's
+			// refill (which X-Gw-Reset still gives).
+			body.Reset = ceilSecond(d.RetryAt).UTC().Format(time.RFC3339)
+		}
 		if d.Action == "wait" && d.RetryAfter > 0 {
 			w.Header().Set("Retry-After", strconv.FormatInt(access.RetryAfterSeconds(d.RetryAfter), 10))
 		}
 	}
 	writeJSON(w, d.Status, body)
+}
+
+// ceilSecond rounds t up to a whole second, so that a time written in
+// RFC 3339 without fractions is never early.
+func ceilSecond(t time.Time) time.Time {
+	if r := t.Truncate(time.Second); !r.Equal(t) {
+		return r.Add(time.Second)
+	}
+	return t
 }
 
 // peekGateway adds the allowance headers to responses that are not

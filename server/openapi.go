@@ -65,9 +65,10 @@ func (s *Server) openAPI() obj {
 		"info": obj{
 			"title":       "go-textanalysis",
 			"version":     textanalysis.Version,
-			"description": "Text extraction from web pages, named-entity recognition and display, sentiment analysis and extractive question answering. Every analysis path takes GET with query parameters or POST with a JSON body.",
+			"description": "Text extraction from web pages, named-entity recognition and display, sentiment analysis and extractive question answering. Every analysis path takes GET with query parameters or POST with a JSON body." + s.keysDescription(),
 		},
-		"servers": []obj{{"url": s.cfg.BaseURL + "/"}},
+		"externalDocs": obj{"description": "The reference: getting a key, plans and limits, MCP, every operation with an example", "url": s.baseURL() + "/docs.md"},
+		"servers":      []obj{{"url": s.cfg.BaseURL + "/"}},
 		"tags": []obj{
 			{"name": "text", "description": "Main text of a web page"},
 			{"name": "ner", "description": "Named entities and their display"},
@@ -104,6 +105,27 @@ func tagOf(op operation) string {
 	return "qa"
 }
 
+// keysDescription is the part of info.description that says where keys
+// and the MCP endpoint are; "" on a server without keys.
+func (s *Server) keysDescription() string {
+	if s.cfg.Gate == nil {
+		return ""
+	}
+	base := s.baseURL()
+	dev := s.developerURL(base)
+	return "\n\nGet a free key at the developer site, " + dev + "/ (or a trial key at once: POST " + dev + "/trial), " +
+		"and send it as X-API-Key. Plans, limits and rate limits: " + base + "/docs.md#getting-a-key. " +
+		"The operations are also MCP tools at " + base + "/mcp: " + base + "/docs.md#mcp."
+}
+
+// What pos, neu and neg mean depends on the sentiment model; they add up
+// to 1 (up to rounding) for both.
+const (
+	posDoc = "Positive: with the default model (hybrid), the probability that the text is positive; with vader, VADER's positive proportion (the positive words' intensity, the neutral words' count and the negative words' intensity are each divided by their sum)."
+	neuDoc = "Neutral: with the default model (hybrid), the probability that the text is neutral; with vader, VADER's neutral proportion (the positive words' intensity, the neutral words' count and the negative words' intensity are each divided by their sum)."
+	negDoc = "Negative: with the default model (hybrid), the probability that the text is negative; with vader, VADER's negative proportion (the positive words' intensity, the neutral words' count and the negative words' intensity are each divided by their sum)."
+)
+
 func fieldSchema(f field, limits textanalysis.Limits) obj {
 	sch := obj{"type": "string", "title": strings.ToUpper(f.Name[:1]) + f.Name[1:], "description": f.Description}
 	if f.MinRunes > 0 {
@@ -122,7 +144,34 @@ func fieldSchema(f field, limits textanalysis.Limits) obj {
 		// As FastAPI's Optional[str] = None: null means absent.
 		sch["nullable"] = true
 	}
+	if f.SpanArray {
+		// Inline, not a $ref: the MCP tools' input schemas use this too,
+		// and they have no components to refer to.
+		return obj{"title": sch["title"], "description": f.Description, "oneOf": []any{
+			obj{"type": "array", "items": spanItemSchema()},
+			sch,
+		}}
+	}
 	return sch
+}
+
+// queryFieldSchema is a field's schema as a query parameter, which is
+// always a string (spans as the text of their JSON array).
+func queryFieldSchema(f field, limits textanalysis.Limits) obj {
+	f.SpanArray = false
+	return fieldSchema(f, limits)
+}
+
+// spanItemSchema is one span of the array form of spans.
+func spanItemSchema() obj {
+	return obj{
+		"type": "object", "required": []string{"start", "end", "label"},
+		"properties": obj{
+			"start": obj{"type": "integer", "minimum": 0, "description": "Code-point offset of the span's first character."},
+			"end":   obj{"type": "integer", "minimum": 0, "description": "Code-point offset after the span's last character."},
+			"label": obj{"type": "string", "description": "The label drawn, e.g. PERSON."},
+		},
+	}
 }
 
 func responseHeaders(withRetry bool) obj {
@@ -173,7 +222,7 @@ func (s *Server) openAPIOperation(op operation, limits textanalysis.Limits) obj 
 		for _, f := range op.Fields {
 			params = append(params, obj{
 				"name": f.Name, "in": "query", "required": f.Required,
-				"description": f.Description, "schema": fieldSchema(f, limits),
+				"description": f.Description, "schema": queryFieldSchema(f, limits),
 			})
 		}
 		o["parameters"] = params
@@ -193,16 +242,17 @@ func responseSchemas() obj {
 	return obj{
 		"TextResult": obj{
 			"title": "TextResult", "type": "object",
-			"required": []string{"url", "final_url", "title", "author", "published", "language", "text", "word_count"},
+			"required": []string{"url", "final_url", "title", "author", "published", "language", "language_tag", "text", "word_count"},
 			"properties": obj{
-				"url":        obj{"type": "string", "description": "The URL asked for."},
-				"final_url":  obj{"type": "string", "description": "The URL after redirects."},
-				"title":      nullableStr("The page's title; null when not found."),
-				"author":     nullableStr("The author; null when not found."),
-				"published":  nullableStr("Publication date (ISO 8601); null when not found."),
-				"language":   nullableStr("Language code (e.g. `en`); null when unknown."),
-				"text":       obj{"type": "string", "description": "The main text; paragraphs are separated by a blank line."},
-				"word_count": integer("Words in `text`."),
+				"url":          obj{"type": "string", "description": "The URL asked for."},
+				"final_url":    obj{"type": "string", "description": "The URL after redirects."},
+				"title":        nullableStr("The page's title; null when not found."),
+				"author":       nullableStr("The author; null when not found."),
+				"published":    nullableStr("Publication date (ISO 8601); null when not found."),
+				"language":     nullableStr("The page's language as a BCP 47 primary language subtag, e.g. `en` for a page that declares `en-US`; null when unknown."),
+				"language_tag": nullableStr("The language tag as the page declares it, e.g. `en-US`; null when it declares none."),
+				"text":         obj{"type": "string", "description": "The main text; paragraphs are separated by a blank line."},
+				"word_count":   integer("Words in `text`."),
 			},
 		},
 		"Entity": obj{
@@ -226,7 +276,7 @@ func responseSchemas() obj {
 			"properties": obj{
 				"text": str, "start": integer("Code-point offset of the sentence."), "end": integer("Code-point offset after the sentence."),
 				"label": label, "compound": obj{"type": "number", "minimum": -1, "maximum": 1},
-				"pos": number("Share of positive sentiment."), "neu": number("Share of neutral words."), "neg": number("Share of negative sentiment."),
+				"pos": number(posDoc), "neu": number(neuDoc), "neg": number(negDoc),
 			},
 		},
 		"SentimentResult": obj{
@@ -234,9 +284,9 @@ func responseSchemas() obj {
 			"properties": obj{
 				"label":     label,
 				"compound":  obj{"type": "number", "minimum": -1, "maximum": 1, "description": "Overall sentiment from -1 (most negative) to 1 (most positive)."},
-				"pos":       number("Share of positive sentiment."),
-				"neu":       number("Share of neutral words."),
-				"neg":       number("Share of negative sentiment."),
+				"pos":       number(posDoc),
+				"neu":       number(neuDoc),
+				"neg":       number(negDoc),
 				"sentences": obj{"type": "array", "items": ref("SentenceSentiment")},
 			},
 		},
@@ -273,7 +323,7 @@ func responseSchemas() obj {
 				"detail":      obj{"type": "string", "description": "What went wrong, for a person."},
 				"error":       obj{"type": "string", "description": "Machine-readable code."},
 				"action":      obj{"type": "string", "enum": []string{"wait", "upgrade", "claim"}, "description": "On 429: what to do."},
-				"reset":       obj{"type": "string", "format": "date-time"},
+				"reset":       obj{"type": "string", "format": "date-time", "description": "On 429: when waiting ends (RFC 3339, UTC). For error rate_limited, the per-second limit, it is when the next request is allowed (as Retry-After says); for allowance_exhausted, when the allowance refills (as X-Gw-Reset says)."},
 				"upgrade_url": str,
 				"claim_url":   str,
 				"cause":       obj{"type": "string", "description": "On 502: why the page could not be fetched."},

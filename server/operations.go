@@ -4,8 +4,10 @@ import (
 	"context"
 	"io"
 	"net/http"
+	"strconv"
 
 	"github.com/textanalysis/go-textanalysis/display"
+	"github.com/textanalysis/go-textanalysis/sentiment"
 	"github.com/textanalysis/go-textanalysis/textanalysis"
 )
 
@@ -22,6 +24,11 @@ type field struct {
 	MaxRunes func(textanalysis.Limits) int
 	// Enum lists the allowed values, when the set is closed.
 	Enum func() []string
+	// SpanArray says the field also takes a JSON array of spans
+	// ({start, end, label} objects) in a POST body, besides a string that
+	// holds one or the compact form; the array reaches the operation as
+	// its JSON text.
+	SpanArray bool
 }
 
 // An operation is one row of the API: SPEC.md §4's operation id, method
@@ -64,11 +71,16 @@ var (
 		Description: "The text to analyse, in UTF-8."}
 	nerModelField = field{Name: "model", Enum: textanalysis.NERModelNames, Example: "",
 		Description: "Entity model; the default when absent. `GET /` lists the models and the labels each produces."}
+	sentimentModelField = field{Name: "model", Enum: textanalysis.SentimentModelNames, Example: "",
+		Description: "Sentiment model; `" + sentiment.DefaultModel + "` when absent. `" + sentiment.ModelHybrid + "`: pos, neu and neg are the " +
+			"probabilities of the positive, neutral and negative classes. `" + sentiment.ModelVADER + "`: the reference VADER's scores, " +
+			"where they are proportions (the positive words' intensity, the neutral words' count and the negative words' intensity, each over their sum). `GET /` lists the models."}
 	displayText = field{Name: "text", MaxRunes: maxText, Example: "Ada Lovelace was born in London.",
-		Description: "The text to draw. Required: without `spans`, its entities are recognized with `model`."}
-	spansField = field{Name: "spans", Example: "0:12:PERSON,25:31:GPE",
+		Description: "The text to draw; a call without it is answered 422 (missing), with or without `spans`. Without `spans`, its entities are recognized with `model`."}
+	spansField = field{Name: "spans", Example: "0:12:PERSON,25:31:GPE", SpanArray: true,
 		Description: "Spans to draw instead of recognized entities, in code points, end exclusive: a JSON array " +
-			"`[{\"start\":0,\"end\":12,\"label\":\"PERSON\"}]` or the compact form `0:12:PERSON,25:31:GPE`. Spans may overlap (format `span`)."}
+			"`[{\"start\":0,\"end\":12,\"label\":\"PERSON\"}]` (in a POST body as an array or as a string holding one; " +
+			"in a query parameter as its text) or the compact form `0:12:PERSON,25:31:GPE`. Spans may overlap in format `span`, at most " + strconv.Itoa(display.DefaultMaxOverlap) + " at one character (422 above); in format `ent` they may not."}
 	formatField = field{Name: "format", Enum: formatNames, Example: "ent",
 		Description: "`ent`: entities highlighted inline with their label (default without spans); `span`: spans underlined, overlaps stacked (default with spans)."}
 	questionField = field{Name: "question", Required: true, MinRunes: 1, MaxRunes: maxQuestion, Example: "Where was Ada Lovelace born?",
@@ -129,13 +141,13 @@ var operations = []operation{
 		ID: "analyze_sentiment", Method: http.MethodGet, Path: "/sentiment", Result: "SentimentResult",
 		Summary:     "Analyze sentiment",
 		Description: "Scores the sentiment of `text` as a whole and of each of its sentences: a label, a compound score in [-1, 1] and the positive, neutral and negative proportions.",
-		Fields:      []field{example(textField, sentimentExample)}, run: (*Server).analyzeSentiment,
+		Fields:      []field{example(textField, sentimentExample), sentimentModelField}, run: (*Server).analyzeSentiment,
 	},
 	{
 		ID: "analyze_sentiment_post", Method: http.MethodPost, Path: "/sentiment", Schema: "Text", Result: "SentimentResult",
 		Summary:     "Analyze sentiment",
 		Description: "Same as `analyze_sentiment`, with the input as a JSON body.",
-		Fields:      []field{example(textField, sentimentExample)}, run: (*Server).analyzeSentiment,
+		Fields:      []field{example(textField, sentimentExample), sentimentModelField}, run: (*Server).analyzeSentiment,
 	},
 	{
 		ID: "qa", Method: http.MethodGet, Path: "/qa", Result: "QAResult",
@@ -175,7 +187,11 @@ func exactlyOneOfURLAndContext(in *input) []errorDetail {
 }
 
 func (s *Server) getText(ctx context.Context, in *input) (any, error) {
-	return s.an.Text(ctx, in.values["url"])
+	p, err := s.an.Text(ctx, in.values["url"])
+	if err != nil {
+		return nil, err
+	}
+	return NewTextBody(p), nil
 }
 
 func (s *Server) analyzeNER(ctx context.Context, in *input) (any, error) {
@@ -242,12 +258,19 @@ func (s *Server) displayNER(ctx context.Context, in *input) (any, error) {
 }
 
 func (s *Server) analyzeSentiment(ctx context.Context, in *input) (any, error) {
-	return s.an.Sentiment(ctx, in.values["text"], "")
+	return s.an.Sentiment(ctx, in.values["text"], in.values["model"])
 }
 
 func (s *Server) answer(ctx context.Context, in *input) (any, error) {
+	var a *textanalysis.Answer
+	var err error
 	if u, ok := in.values["url"]; ok {
-		return s.an.AnswerURL(ctx, in.values["question"], u, false)
+		a, err = s.an.AnswerURL(ctx, in.values["question"], u, textanalysis.AnswerURLOptions{})
+	} else {
+		a, err = s.an.Answer(ctx, in.values["question"], in.values["context"])
 	}
-	return s.an.Answer(ctx, in.values["question"], in.values["context"])
+	if err != nil {
+		return nil, err
+	}
+	return NewAnswerBody(a), nil
 }

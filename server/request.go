@@ -11,6 +11,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/textanalysis/go-textanalysis/server/mcp"
 	"github.com/textanalysis/go-textanalysis/textanalysis"
 )
 
@@ -67,7 +68,14 @@ func decodeQuery(op operation, r *http.Request, limits textanalysis.Limits) (*in
 	q := r.URL.Query()
 	in := &input{source: "query", values: map[string]string{}}
 	var details []errorDetail
+	// An MCP GET tool's arguments are typed JSON: the same types are
+	// checked as in a POST body, so that both tools of a pair agree.
+	args := mcp.QueryArguments(r.Context())
 	for _, f := range op.Fields {
+		if raw, ok := args[f.Name]; ok && !stringLike(f, raw) {
+			details = append(details, errorDetail{Type: "string_type", Loc: []any{"query", f.Name}, Msg: "Input should be a valid string", Input: compactRaw(raw)})
+			continue
+		}
 		vs, ok := q[f.Name]
 		if !ok || len(vs) == 0 {
 			if f.Required {
@@ -135,6 +143,11 @@ func decodeBody(op operation, r *http.Request, maxBytes int64, limits textanalys
 			continue
 		}
 		s, isString := v.(string)
+		if _, isArray := v.([]any); isArray && f.SpanArray {
+			// The array form of spans: its JSON text is what the string
+			// form would hold.
+			s, isString = string(compactRaw(raw[f.Name])), true
+		}
 		if !isString {
 			details = append(details, errorDetail{Type: "string_type", Loc: []any{"body", f.Name}, Msg: "Input should be a valid string", Input: compactRaw(raw[f.Name])})
 			continue
@@ -146,6 +159,26 @@ func decodeBody(op operation, r *http.Request, maxBytes int64, limits textanalys
 		in.values[f.Name] = s
 	}
 	return finish(op, in, details)
+}
+
+// stringLike reports whether a JSON argument may stand for field f: a
+// string, null for an optional field, or for spans an array.
+func stringLike(f field, raw json.RawMessage) bool {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 {
+		return true
+	}
+	switch raw[0] {
+	case '"':
+		return true
+	case 'n':
+		// As in a body: null is absent for an optional field, and the
+		// wrong type for a required one.
+		return !f.Required
+	case '[':
+		return f.SpanArray
+	}
+	return false
 }
 
 func compactRaw(raw json.RawMessage) json.RawMessage {

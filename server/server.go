@@ -45,13 +45,18 @@ type Server struct {
 	bodies     *workLimiter // nil: no cap on POST body bytes held
 }
 
-// MaxHeaderBytes caps a request's URL and headers together: 64 KiB (Go's
-// server allows 4 KiB more), answered 431 above it. A GET carries its text
+// MaxHeaderBytes caps a request's line and headers together: 64 KiB,
+// answered 431 above it (the http.Server is given 4 KiB less, the slack
+// Go's server adds to its MaxHeaderBytes, so that this is the real limit). A GET carries its text
 // in the URL, so GET texts are limited to about 60,000 characters of
 // English percent-encoded, or 7,000 of Chinese or Japanese; longer texts go
 // by POST. Each connection holds at most this much while its headers
 // arrive, which bounds the memory of many slow clients.
 const MaxHeaderBytes = 64 << 10
+
+// goHeaderSlack is what net/http reads past http.Server.MaxHeaderBytes
+// before it answers 431.
+const goHeaderSlack = 4096
 
 // New builds a Server over an Analyzer.
 func New(cfg Config, an *textanalysis.Analyzer) (*Server, error) {
@@ -111,12 +116,13 @@ func New(cfg Config, an *textanalysis.Analyzer) (*Server, error) {
 // and field declarations as the OpenAPI document.
 func (s *Server) mcpTools() []mcp.Tool {
 	limits := s.an.Limits()
+	components := responseSchemas()
 	tools := make([]mcp.Tool, 0, len(operations))
 	for _, op := range operations {
 		props := map[string]any{}
 		var required []string
 		for _, f := range op.Fields {
-			props[f.Name] = fieldSchema(f, limits)
+			props[f.Name] = toJSONSchema(fieldSchema(f, limits), components)
 			if f.Required {
 				required = append(required, f.Name)
 			}
@@ -125,11 +131,12 @@ func (s *Server) mcpTools() []mcp.Tool {
 		if len(required) > 0 {
 			schema["required"] = required
 		}
-		desc := op.Summary + ". " + op.Description
-		if op.Method == http.MethodGet {
-			desc += " (Inputs as in the HTTP GET form.)"
+		title, desc := s.mcpText(op)
+		body := obj{"type": "string", "description": "The HTML fragment."}
+		if op.Result != "html" {
+			body, _ = toJSONSchema(ref(op.Result), components).(obj)
 		}
-		tools = append(tools, mcp.Tool{Name: op.ID, Title: op.Summary, Description: desc, InputSchema: schema, Method: op.Method, Path: op.Path})
+		tools = append(tools, mcp.Tool{Name: op.ID, Title: title, Description: desc, InputSchema: schema, Method: op.Method, Path: op.Path, Body: body})
 	}
 	return tools
 }
@@ -167,7 +174,7 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 		WriteTimeout:      s.cfg.RequestTimeout + 10*time.Second,
 		IdleTimeout:       120 * time.Second,
 		// Texts longer than the URL allows go by POST.
-		MaxHeaderBytes: MaxHeaderBytes,
+		MaxHeaderBytes: MaxHeaderBytes - goHeaderSlack,
 		ErrorLog:       slog.NewLogLogger(s.log.Handler(), slog.LevelWarn),
 	}
 	errc := make(chan error, 1)
@@ -205,13 +212,14 @@ func (s *Server) routes() http.Handler {
 		for method, op := range byPath[p] {
 			handlers[method] = s.limited(op, s.metered(s.operationHandler(op)))
 		}
-		mux.Handle(p, s.methods(handlers))
+		mux.Handle(p, cors(corsMethods(handlers), s.methods(handlers)))
 	}
-	mux.Handle("/{$}", s.methods(map[string]http.Handler{http.MethodGet: http.HandlerFunc(s.serveIndex)}))
-	mux.Handle("/openapi.json", s.methods(map[string]http.Handler{http.MethodGet: http.HandlerFunc(s.serveOpenAPI)}))
+	get := func(h http.HandlerFunc) map[string]http.Handler { return map[string]http.Handler{http.MethodGet: h} }
+	mux.Handle("/{$}", cors("GET", s.methods(get(s.serveIndex))))
+	mux.Handle("/openapi.json", cors("GET", s.methods(get(s.serveOpenAPI))))
 	mux.Handle("/docs", s.methods(map[string]http.Handler{http.MethodGet: http.HandlerFunc(s.serveDocsHTML)}))
-	mux.Handle("/docs.md", s.methods(map[string]http.Handler{http.MethodGet: http.HandlerFunc(s.serveDocsMarkdown)}))
-	mux.Handle("/docs/{file}", s.methods(map[string]http.Handler{http.MethodGet: http.HandlerFunc(s.serveOperationMarkdown)}))
+	mux.Handle("/docs.md", cors("GET", s.methods(get(s.serveDocsMarkdown))))
+	mux.Handle("/docs/{file}", cors("GET", s.methods(get(s.serveOperationMarkdown))))
 	if s.site != nil {
 		mux.Handle("/developer/", s.site)
 		mux.Handle("/developer", http.RedirectHandler("/developer/", http.StatusMovedPermanently))
@@ -233,7 +241,13 @@ func (s *Server) routes() http.Handler {
 	return s.recoverPanics(s.requestID(s.logRequests(s.peekGateway(mux))))
 }
 
-// methods dispatches on the request method; HEAD is served as GET.
+// corsMethods is the Access-Control-Allow-Methods value of a path.
+func corsMethods(handlers map[string]http.Handler) string {
+	return strings.Join(slices.Sorted(maps.Keys(handlers)), ", ")
+}
+
+// methods dispatches on the request method; HEAD is served as GET and
+// OPTIONS answers 204 with Allow.
 func (s *Server) methods(handlers map[string]http.Handler) http.Handler {
 	allowHeader := strings.Join(slices.Sorted(maps.Keys(handlers)), ", ")
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -254,6 +268,13 @@ func (s *Server) methods(handlers map[string]http.Handler) http.Handler {
 				d = access.Decision{}
 			}
 			s.setGatewayHeaders(w, d)
+		}
+		if r.Method == http.MethodOptions {
+			// A CORS preflight (cors set its headers) or a plain question
+			// about the methods: neither is metered.
+			w.Header().Set("Allow", allowHeader+", OPTIONS")
+			w.WriteHeader(http.StatusNoContent)
+			return
 		}
 		w.Header().Set("Allow", allowHeader)
 		writeJSON(w, http.StatusMethodNotAllowed, map[string]string{"detail": "Method Not Allowed"})
@@ -312,9 +333,7 @@ func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error, s
 // as FastAPI does, so that error bodies match byte for byte.
 func writeJSON(w http.ResponseWriter, status int, v any) {
 	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
+	if err := EncodeJSON(&buf, v, false); err != nil {
 		status = http.StatusInternalServerError
 		buf.Reset()
 		buf.WriteString(`{"detail":"Internal server error.","error":"internal"}`)

@@ -2,7 +2,6 @@ package textanalysis
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -343,11 +342,9 @@ func (a *Analyzer) sentiment(ctx context.Context, text string, k scorerKey) (*se
 	return sc.Analyze(ctx, text)
 }
 
-// Answer is the /qa result. Start and End index the context that was
-// searched: the given context, or the extracted text of URL.
-// Its JSON is DESIGN.md §2's: {"answer", "score", "start", "end",
-// "source", "url"?, "context"?}, with answer, start and end null when no
-// answer was found.
+// Answer is an answer to a question. Start and End index the context that
+// was searched: the given context, or the extracted text of URL. When
+// Found is false, Text is empty and Start and End are zero.
 type Answer struct {
 	Found   bool
 	Text    string  // the answer, a span of the searched text
@@ -359,34 +356,18 @@ type Answer struct {
 	Context string // the searched text, when asked for
 }
 
-// MarshalJSON writes the wire shape of DESIGN.md §2.
-func (a Answer) MarshalJSON() ([]byte, error) {
-	type wire struct {
-		Answer  *string `json:"answer"`
-		Score   float64 `json:"score"`
-		Start   *int    `json:"start"`
-		End     *int    `json:"end"`
-		Source  string  `json:"source"`
-		URL     string  `json:"url,omitempty"`
-		Context string  `json:"context,omitempty"`
-	}
-	w := wire{Score: a.Score, Source: a.Source, URL: a.URL, Context: a.Context}
-	if a.Found {
-		w.Answer, w.Start, w.End = &a.Text, &a.Start, &a.End
-	}
-	return json.Marshal(w)
-}
-
 func newAnswer(ans qa.Answer, source string) *Answer {
 	return &Answer{Found: ans.Found, Text: ans.Text, Score: ans.Score, Start: ans.Start, End: ans.End, Source: source}
 }
 
-// Answer answers question from context.
-func (a *Analyzer) Answer(ctx context.Context, question, context string) (*Answer, error) {
+// Answer answers question from passage, the text to search (the API's
+// "context"). A passage longer than Limits.MaxTextRunes is a
+// *TooLongError for the field "context".
+func (a *Analyzer) Answer(ctx context.Context, question, passage string) (*Answer, error) {
 	if err := checkLen("question", question, a.limits.MaxQuestionRunes); err != nil {
 		return nil, err
 	}
-	if err := checkLen("context", context, a.limits.MaxTextRunes); err != nil {
+	if err := checkLen("context", passage, a.limits.MaxTextRunes); err != nil {
 		return nil, err
 	}
 	if err := ctx.Err(); err != nil {
@@ -396,17 +377,24 @@ func (a *Analyzer) Answer(ctx context.Context, question, context string) (*Answe
 	if err != nil {
 		return nil, err
 	}
-	ans, err := reader.Answer(ctx, question, context)
+	ans, err := reader.Answer(ctx, question, passage)
 	if err != nil {
 		return nil, err
 	}
 	return newAnswer(ans, "context"), nil
 }
 
+// AnswerURLOptions configure [Analyzer.AnswerURL]. The zero value answers
+// without the searched text.
+type AnswerURLOptions struct {
+	// WithContext puts the searched text (the page's main text, cut to
+	// Limits.MaxTextRunes) in Answer.Context, which Start and End index.
+	WithContext bool
+}
+
 // AnswerURL fetches rawURL, extracts its main text and answers question from
-// it. With withContext the answer carries the extracted text. Fetch errors
-// are those of Text.
-func (a *Analyzer) AnswerURL(ctx context.Context, question, rawURL string, withContext bool) (*Answer, error) {
+// it. Fetch errors are those of Text.
+func (a *Analyzer) AnswerURL(ctx context.Context, question, rawURL string, opts AnswerURLOptions) (*Answer, error) {
 	if err := checkLen("question", question, a.limits.MaxQuestionRunes); err != nil {
 		return nil, err
 	}
@@ -433,7 +421,7 @@ func (a *Analyzer) AnswerURL(ctx context.Context, question, rawURL string, withC
 	if out.URL == "" {
 		out.URL = rawURL
 	}
-	if withContext {
+	if opts.WithContext {
 		out.Context = text
 	}
 	return out, nil

@@ -153,7 +153,7 @@ func TestAnswerURL(t *testing.T) {
 	}))
 	defer page.Close()
 	an := testAnalyzer(t)
-	ans, err := an.AnswerURL(context.Background(), "Who was the chief engineer of the bridge?", page.URL, true)
+	ans, err := an.AnswerURL(context.Background(), "Who was the chief engineer of the bridge?", page.URL, AnswerURLOptions{WithContext: true})
 	require.NoError(t, err)
 	assert.Equal(t, "url", ans.Source)
 	assert.Equal(t, page.URL, ans.URL)
@@ -165,29 +165,9 @@ func TestAnswerURL(t *testing.T) {
 	require.NoError(t, err)
 	guarded, err := New(Options{})
 	require.NoError(t, err)
-	_, err = guarded.AnswerURL(context.Background(), "q?", page.URL, false)
+	_, err = guarded.AnswerURL(context.Background(), "q?", page.URL, AnswerURLOptions{})
 	var urlErr *extract.URLError
 	assert.ErrorAs(t, err, &urlErr, "loopback must be refused without AllowPrivate")
-}
-
-func TestAnswerJSON(t *testing.T) {
-	tests := []struct {
-		name string
-		ans  Answer
-		want string
-	}{
-		{"found", Answer{Found: true, Text: "London", Score: 0.5, Start: 3, End: 9, Source: "context"},
-			`{"answer":"London","score":0.5,"start":3,"end":9,"source":"context"}`},
-		{"not found", Answer{Score: 0.01, Source: "url", URL: "https://example.com/"},
-			`{"answer":null,"score":0.01,"start":null,"end":null,"source":"url","url":"https://example.com/"}`},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			b, err := json.Marshal(tt.ans)
-			require.NoError(t, err)
-			assert.JSONEq(t, tt.want, string(b))
-		})
-	}
 }
 
 // One Analyzer serves many goroutines (run with -race).

@@ -1,9 +1,7 @@
 package main
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -43,11 +41,21 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 		// urfave/cli calls os.Exit for cli.ExitCoder errors unless this is
 		// set; main alone decides the exit code.
 		ExitErrHandler: func(*cli.Context, error) {},
+		// Without a command: the help; with an unknown one: a usage error
+		// (exit 2), where urfave/cli would exit 1 or 3.
+		Action: func(c *cli.Context) error {
+			if c.Args().Present() {
+				return usagef("unknown command %q (textanalysis --help lists them)", c.Args().First())
+			}
+			return cli.ShowAppHelp(c)
+		},
 		OnUsageError: func(c *cli.Context, err error, isSubcommand bool) error {
 			return &usageError{err}
 		},
 		Description: `Each analysis command reads its input from arguments, --file, or standard input,
-and prints JSON (--pretty for a readable form). With --input FILE.jsonl (or - for
+and prints JSON (--pretty for a readable form). Flags may come before or after the
+text; -- ends them (textanalysis sentiment -- "-5 degrees" --pretty scores the whole
+line as text). With --input FILE.jsonl (or - for
 standard input) it runs over JSON lines and writes one line per input, carrying the
 input's "id", flushed line by line.
 
@@ -94,8 +102,25 @@ func batchFlags() []cli.Flag {
 		&cli.StringFlag{Name: "input", Aliases: []string{"i"}, Usage: "run over JSON lines from `FILE` (- for standard input)"},
 		&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "write results to `FILE` instead of standard output"},
 		&cli.IntFlag{Name: "workers", Aliases: []string{"w"}, Value: 0, DefaultText: "one per CPU", Usage: "analyse `N` lines at once in batch mode; answers keep the input order"},
+	}
+}
+
+// fetchFlags are for the commands that fetch pages: text and qa.
+func fetchFlags() []cli.Flag {
+	return []cli.Flag{
 		&cli.BoolFlag{Name: "allow-private", EnvVars: []string{"TEXTANALYSIS_ALLOW_PRIVATE"}, Usage: "let URL fetches reach private and loopback addresses (local testing only)"},
 	}
+}
+
+// withoutFlag returns flags less the one named name.
+func withoutFlag(flags []cli.Flag, name string) []cli.Flag {
+	out := flags[:0:0]
+	for _, f := range flags {
+		if f.Names()[0] != name {
+			out = append(out, f)
+		}
+	}
+	return out
 }
 
 func inputFlags() []cli.Flag {
@@ -159,17 +184,7 @@ func printResult(c *cli.Context, v any) error {
 		return err
 	}
 	defer closeOut()
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if c.Bool("pretty") {
-		enc.SetIndent("", "  ")
-	}
-	if err := enc.Encode(v); err != nil {
-		return err
-	}
-	_, err = w.Write(buf.Bytes())
-	return err
+	return server.EncodeJSON(w, v, c.Bool("pretty"))
 }
 
 func openOutput(c *cli.Context) (io.Writer, func(), error) {

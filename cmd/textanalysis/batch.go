@@ -14,6 +14,8 @@ import (
 	"time"
 
 	"github.com/urfave/cli/v2"
+
+	"github.com/textanalysis/go-textanalysis/server"
 )
 
 // maxLineBytes bounds one JSON line of batch input.
@@ -50,6 +52,9 @@ func runBatch(c *cli.Context, analyse lineFunc) error {
 		return err
 	}
 	defer closeOut()
+	if c.Bool("pretty") {
+		return usagef("--pretty does not apply to batch output, which is one JSON object per line")
+	}
 	workers := c.Int("workers")
 	if workers < 0 {
 		return usagef("--workers must be at least 1 (0: one per CPU)")
@@ -76,6 +81,9 @@ func runBatch(c *cli.Context, analyse lineFunc) error {
 	}
 	if err := c.Context.Err(); err != nil {
 		return err
+	}
+	if bar != nil {
+		bar.complete()
 	}
 	if failed > 0 {
 		return fmt.Errorf("%w: %d", errBatchFailed, failed)
@@ -125,7 +133,7 @@ func runParallel(ctx context.Context, in io.Reader, out io.Writer, analyse lineF
 					return
 				}
 				read.Add(1)
-				jobs <- job{seq: seq, line: append([]byte(nil), trimmed...), size: int64(len(line))}
+				jobs <- job{seq: seq, line: append([]byte(nil), trimmed...), size: lineSize(line, rerr)}
 				seq++
 			}
 			if rerr != nil {
@@ -221,7 +229,7 @@ func runSerial(ctx context.Context, in io.Reader, out io.Writer, analyse lineFun
 				return failed, fmt.Errorf("write output: %w", err)
 			}
 			if bar != nil {
-				bar.add(int64(len(line)))
+				bar.add(lineSize(line, rerr))
 			}
 		}
 		if rerr == io.EOF {
@@ -237,6 +245,14 @@ func runSerial(ctx context.Context, in io.Reader, out io.Writer, analyse lineFun
 		}
 	}
 	return failed, nil
+}
+
+// lineSize is the bytes of input that line took, with its newline.
+func lineSize(line []byte, err error) int64 {
+	if err == nil {
+		return int64(len(line)) + 1
+	}
+	return int64(len(line))
 }
 
 // readLine reads one line, at most maxLineBytes long, without its end.
@@ -274,16 +290,14 @@ func processLine(ctx context.Context, line []byte, analyse lineFunc) ([]byte, bo
 		id = head.ID
 	}
 	if err != nil {
-		return errorLine(id, err.Error()), false
+		return errorLine(id, userMessage(err)), false
 	}
 	var body []byte
 	if a, ok := res.(jsonAppender); ok {
 		body = a.appendJSON(make([]byte, 0, 256))
 	} else {
 		var buf bytes.Buffer
-		enc := json.NewEncoder(&buf)
-		enc.SetEscapeHTML(false)
-		if err := enc.Encode(res); err != nil {
+		if err := server.EncodeJSON(&buf, res, false); err != nil {
 			return errorLine(id, err.Error()), false
 		}
 		body = bytes.TrimSpace(buf.Bytes())
@@ -310,11 +324,12 @@ func errorLine(id json.RawMessage, msg string) []byte {
 	if len(id) == 0 {
 		id = json.RawMessage("null")
 	}
-	b, _ := json.Marshal(struct {
+	var b bytes.Buffer
+	_ = server.EncodeJSON(&b, struct {
 		ID    json.RawMessage `json:"id"`
 		Error string          `json:"error"`
-	}{id, msg})
-	return append(b, '\n')
+	}{id, msg}, false)
+	return b.Bytes()
 }
 
 // isTerminal reports whether v is a character device such as a terminal.
@@ -372,6 +387,14 @@ func (p *progress) draw() {
 		return
 	}
 	fmt.Fprintf(p.w, "\r%d lines %.1f/s", p.lines, rate)
+}
+
+// complete marks the whole input read: blank lines, which are not
+// answered, still took bytes, and the bar must end full.
+func (p *progress) complete() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.done = max(p.done, p.total)
 }
 
 func (p *progress) finish() {

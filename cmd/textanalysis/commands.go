@@ -4,14 +4,21 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 
 	"github.com/urfave/cli/v2"
 
 	"github.com/textanalysis/go-textanalysis/display"
+	"github.com/textanalysis/go-textanalysis/extract"
+	"github.com/textanalysis/go-textanalysis/server"
 	"github.com/textanalysis/go-textanalysis/textanalysis"
 )
+
+// errNoTextField answers a batch line that has no "text": scoring it as an
+// empty text would hide a misspelt key.
+var errNoTextField = errors.New(`a line needs "text"`)
 
 // decodeLine reads a batch line into v, naming the line's problem plainly.
 func decodeLine(line json.RawMessage, v any) error {
@@ -31,13 +38,15 @@ page you already have (a file, or - for standard input) and prints just its text
 --json prints the whole result instead.
 
 Batch lines: {"id", "url", "html"?} in; {"id", "url", "final_url", "title", "author",
-"published", "language", "text", "word_count"} out. With "html" the page is not fetched.
+"published", "language", "language_tag", "text", "word_count"} out, as the API answers
+("language" is the base language, "en"; "language_tag" as the page declares it, "en-US").
+With "html" the page is not fetched.
 
 Examples:
    textanalysis text https://en.wikipedia.org/wiki/Ada_Lovelace
    curl -s https://example.com | textanalysis text --html - --url https://example.com
    textanalysis text --input pages.jsonl --output texts.jsonl`,
-		Flags: append(batchFlags(),
+		Flags: append(append(batchFlags(), fetchFlags()...),
 			&cli.StringFlag{Name: "html", Usage: "extract from the page in `FILE` (- for standard input) instead of fetching"},
 			&cli.StringFlag{Name: "url", Usage: "the page's `URL` (with --html: resolves links, fills \"url\")"},
 			&cli.BoolFlag{Name: "json", Usage: "with --html, print the whole result as JSON instead of the text"},
@@ -52,7 +61,7 @@ Examples:
 					if pid, url, html, ok := decodePageLine(line); ok && html != "" {
 						// The fast path for the common line of string fields.
 						*id, _ = json.Marshal(pid)
-						return an.TextFromHTML(ctx, strings.NewReader(html), url)
+						return textBody(an.TextFromHTML(ctx, strings.NewReader(html), url))
 					}
 					var in struct {
 						ID   json.RawMessage `json:"id"`
@@ -64,12 +73,12 @@ Examples:
 					}
 					*id = in.ID
 					if in.HTML != nil {
-						return an.TextFromHTML(ctx, strings.NewReader(*in.HTML), in.URL)
+						return textBody(an.TextFromHTML(ctx, strings.NewReader(*in.HTML), in.URL))
 					}
 					if in.URL == "" {
 						return nil, fmt.Errorf("a line needs \"url\" or \"html\"")
 					}
-					return an.Text(ctx, in.URL)
+					return textBody(an.Text(ctx, in.URL))
 				})
 			}
 			if name := c.String("html"); name != "" {
@@ -82,7 +91,7 @@ Examples:
 					return err
 				}
 				if c.Bool("json") || c.Bool("pretty") {
-					return printResult(c, res)
+					return printResult(c, server.NewTextBody(res))
 				}
 				w, closeOut, err := openOutput(c)
 				if err != nil {
@@ -106,7 +115,7 @@ Examples:
 			if err != nil {
 				return err
 			}
-			return printResult(c, res)
+			return printResult(c, server.NewTextBody(res))
 		},
 	}
 }
@@ -148,10 +157,11 @@ Batch lines: {"id", "text", "spans"?, "model"?, "format"?} in; {"id", "html"} ou
 Examples:
    textanalysis display --page "Ada Lovelace was born in London." > entities.html
    textanalysis display --spans 0:3:PERSON --format span "Ada wrote notes."`,
-		Flags: append(append(batchFlags(), inputFlags()...),
+		// The answer is HTML: --pretty has nothing to indent.
+		Flags: append(append(withoutFlag(batchFlags(), "pretty"), inputFlags()...),
 			&cli.StringFlag{Name: "spans", Aliases: []string{"s"}, Usage: "draw these `SPANS` instead of recognized entities"},
 			&cli.StringFlag{Name: "model", Aliases: []string{"m"}, Usage: "entity `MODEL` when no spans are given"},
-			&cli.StringFlag{Name: "format", Usage: "`ent` (inline entities) or `span` (underlined, overlapping spans)"},
+			&cli.StringFlag{Name: "format", Usage: "`FORMAT`: ent (inline entities) or span (underlined, overlapping spans)"},
 			&cli.BoolFlag{Name: "page", Usage: "write a whole HTML page instead of a fragment"},
 		),
 		Action: func(c *cli.Context) error {
@@ -181,8 +191,8 @@ Examples:
 				return runBatch(c, func(ctx context.Context, line json.RawMessage, id *json.RawMessage) (any, error) {
 					var in struct {
 						ID     json.RawMessage `json:"id"`
-						Text   string          `json:"text"`
-						Spans  *string         `json:"spans"`
+						Text   *string         `json:"text"`
+						Spans  json.RawMessage `json:"spans"`
 						Model  string          `json:"model"`
 						Format string          `json:"format"`
 					}
@@ -190,11 +200,14 @@ Examples:
 						return nil, err
 					}
 					*id = in.ID
-					spans := ""
-					if in.Spans != nil {
-						spans = *in.Spans
+					if in.Text == nil {
+						return nil, errNoTextField
 					}
-					html, err := render(ctx, in.Text, spans, orDefault(in.Model, c.String("model")), orDefault(in.Format, c.String("format")), in.Spans != nil)
+					spans, hasSpans, err := batchSpans(in.Spans)
+					if err != nil {
+						return nil, err
+					}
+					html, err := render(ctx, *in.Text, spans, orDefault(in.Model, c.String("model")), orDefault(in.Format, c.String("format")), hasSpans)
 					if err != nil {
 						return nil, err
 					}
@@ -223,6 +236,41 @@ Examples:
 			return err
 		},
 	}
+}
+
+// batchSpans reads a batch line's "spans" as the API does: a JSON array of
+// {start, end, label}, or a string holding one or the compact form; null
+// or absent means none.
+func batchSpans(raw json.RawMessage) (spans string, ok bool, err error) {
+	raw = bytes.TrimSpace(raw)
+	switch {
+	case len(raw) == 0 || string(raw) == "null":
+		return "", false, nil
+	case raw[0] == '[':
+		return string(raw), true, nil
+	case raw[0] == '"':
+		if err := json.Unmarshal(raw, &spans); err != nil {
+			return "", false, fmt.Errorf("invalid input line: %w", err)
+		}
+		return spans, true, nil
+	}
+	return "", false, errors.New(`"spans" must be a JSON array of {"start","end","label"} or a string`)
+}
+
+// textBody and answerBody give results the API's wire shapes, so that the
+// CLI prints what the API answers.
+func textBody(p *extract.Page, err error) (any, error) {
+	if err != nil {
+		return nil, err
+	}
+	return server.NewTextBody(p), nil
+}
+
+func answerBody(a *textanalysis.Answer, err error) (any, error) {
+	if err != nil {
+		return nil, err
+	}
+	return server.NewAnswerBody(a), nil
 }
 
 func orDefault(v, def string) string {
@@ -283,7 +331,7 @@ Examples:
    textanalysis qa -q "Where was Ada born?" --context "Ada was born in London."
    textanalysis qa -q "When was she born?" --url https://en.wikipedia.org/wiki/Ada_Lovelace
    textanalysis qa --input questions.jsonl`,
-		Flags: append(append(batchFlags(), inputFlags()...),
+		Flags: append(append(append(batchFlags(), inputFlags()...), fetchFlags()...),
 			&cli.StringFlag{Name: "question", Aliases: []string{"q"}, Usage: "the `QUESTION`"},
 			&cli.StringFlag{Name: "context", Aliases: []string{"c"}, Usage: "the `TEXT` to search"},
 			&cli.StringFlag{Name: "url", Usage: "search the main text of the page at `URL`"},
@@ -310,9 +358,9 @@ Examples:
 					case (in.Context == nil) == (in.URL == nil):
 						return nil, fmt.Errorf("a line needs exactly one of \"context\" and \"url\"")
 					case in.URL != nil:
-						return an.AnswerURL(ctx, in.Question, *in.URL, c.Bool("with-context"))
+						return answerBody(an.AnswerURL(ctx, in.Question, *in.URL, textanalysis.AnswerURLOptions{WithContext: c.Bool("with-context")}))
 					}
-					return an.Answer(ctx, in.Question, *in.Context)
+					return answerBody(an.Answer(ctx, in.Question, *in.Context))
 				})
 			}
 			q := c.String("question")
@@ -323,11 +371,11 @@ Examples:
 				if c.IsSet("context") || c.Args().Present() || c.IsSet("file") {
 					return usagef("give the context or a --url, not both")
 				}
-				res, err := an.AnswerURL(c.Context, q, u, c.Bool("with-context"))
+				res, err := an.AnswerURL(c.Context, q, u, textanalysis.AnswerURLOptions{WithContext: c.Bool("with-context")})
 				if err != nil {
 					return err
 				}
-				return printResult(c, res)
+				return printResult(c, server.NewAnswerBody(res))
 			}
 			text := c.String("context")
 			if !c.IsSet("context") {
@@ -339,7 +387,7 @@ Examples:
 			if err != nil {
 				return err
 			}
-			return printResult(c, res)
+			return printResult(c, server.NewAnswerBody(res))
 		},
 	}
 }
@@ -360,20 +408,23 @@ func textModelAction(analyzer analyzerFunc, analyse func(ctx context.Context, an
 		model := c.String("model")
 		if c.String("input") != "" {
 			return runBatch(c, func(ctx context.Context, line json.RawMessage, id *json.RawMessage) (any, error) {
-				if vals, ok := decodeStringLine(line, "id", "text", "model"); ok && vals[0] != "" {
+				if vals, ok := decodeStringLine(line, "id", "text", "model"); ok && vals[0] != "" && vals[1] != "" {
 					*id, _ = json.Marshal(vals[0])
 					return analyse(ctx, an, vals[1], orDefault(vals[2], model))
 				}
 				var in struct {
 					ID    json.RawMessage `json:"id"`
-					Text  string          `json:"text"`
+					Text  *string         `json:"text"`
 					Model string          `json:"model"`
 				}
 				if err := decodeLine(line, &in); err != nil {
 					return nil, err
 				}
 				*id = in.ID
-				return analyse(ctx, an, in.Text, orDefault(in.Model, model))
+				if in.Text == nil {
+					return nil, errNoTextField
+				}
+				return analyse(ctx, an, *in.Text, orDefault(in.Model, model))
 			})
 		}
 		text, err := readText(c)

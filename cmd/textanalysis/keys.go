@@ -1,13 +1,13 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"encoding/csv"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
-	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -19,21 +19,6 @@ import (
 	"github.com/textanalysis/go-textanalysis/server/access"
 	"github.com/textanalysis/go-textanalysis/server/store"
 )
-
-// openGate opens the configured store (TEXTANALYSIS_DATABASE_URL) and a
-// gate on it. The store is safe to share with a running server.
-func openGate(ctx context.Context) (*access.Gate, func(), error) {
-	st, err := server.OpenStore(ctx, os.Getenv("TEXTANALYSIS_DATABASE_URL"))
-	if err != nil {
-		return nil, nil, err
-	}
-	g, err := access.New(ctx, access.Config{Store: st})
-	if err != nil {
-		st.Close()
-		return nil, nil, err
-	}
-	return g, func() { st.Close() }, nil
-}
 
 func parsePlan(s string) (store.Plan, error) {
 	p := store.Plan(strings.ToLower(s))
@@ -57,24 +42,25 @@ func kindOf(p store.Plan) string {
 }
 
 func writeJSONTo(w io.Writer, v any) error {
-	enc := json.NewEncoder(w)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	return enc.Encode(v)
+	return server.EncodeJSON(w, v, true)
 }
 
 func keysCommand() *cli.Command {
 	return &cli.Command{
 		Name:  "keys",
 		Usage: "create, list and revoke API keys, change plans and delete accounts, in the configured store",
-		Description: `Works on the store the server uses (textanalysis.db, or TEXTANALYSIS_DATABASE_URL),
-also while a server runs on it. A key is shown once, when it is created; the store
-keeps only its hash.
+		Description: `Works on the store the server uses, also while a server runs on it: --db FILE,
+else TEXTANALYSIS_DATABASE_URL (as serve reads it), else textanalysis.db in the
+working directory. Only "keys create" makes a store that is not there, and warns when
+it does; the others refuse. A key is shown once, when it is created; the store keeps
+only its hash. A trial key's claim link uses TEXTANALYSIS_DEVELOPER_URL, else
+TEXTANALYSIS_BASE_URL + /developer, as serve does.
 
 Examples:
    textanalysis keys create --plan free --email ada@example.com --json
    textanalysis keys list
-   textanalysis keys revoke 12
+   textanalysis keys revoke ta_live_ab12cd…
+   textanalysis keys list --db /srv/textanalysis/textanalysis.db
    textanalysis keys plan --email ada@example.com --plan payg --cap 5000000
    textanalysis keys delete-account ada@example.com`,
 		Subcommands: []*cli.Command{
@@ -87,6 +73,7 @@ Examples:
 					&cli.StringFlag{Name: "name", Usage: "a `NAME` to tell the key apart"},
 					&cli.Int64Flag{Name: "cap", Usage: "Pay as you go monthly cap in `REQUESTS` (0: the default 1,000,000)"},
 					&cli.BoolFlag{Name: "json", Usage: "print a JSON object with the new key"},
+					dbFlag(),
 				},
 				Action: keysCreate,
 			},
@@ -96,13 +83,15 @@ Examples:
 				Flags: []cli.Flag{
 					&cli.StringFlag{Name: "email", Usage: "only the keys of this account"},
 					&cli.BoolFlag{Name: "json", Usage: "print JSON"},
+					dbFlag(),
 				},
 				Action: keysList,
 			},
 			{
 				Name:      "revoke",
-				Usage:     "revoke a key by ID or prefix",
-				ArgsUsage: "ID|PREFIX",
+				Usage:     "revoke a key by ID, by the prefix keys list shows (ta_live_ab12cd…), or by the whole key",
+				ArgsUsage: "ID|PREFIX|KEY",
+				Flags:     []cli.Flag{dbFlag()},
 				Action:    keysRevoke,
 			},
 			{
@@ -113,6 +102,7 @@ Examples:
 					&cli.Int64Flag{Name: "account", Usage: "the account `ID`"},
 					&cli.StringFlag{Name: "plan", Required: true, Usage: "new `PLAN`: free, payg or sandbox"},
 					&cli.Int64Flag{Name: "cap", Usage: "Pay as you go monthly cap in `REQUESTS` (0: the default)"},
+					dbFlag(),
 				},
 				Action: keysPlan,
 			},
@@ -128,6 +118,7 @@ lists its months. An account with no usage is removed entirely. It cannot be und
 the address may sign up again as a new account.`,
 				Flags: []cli.Flag{
 					&cli.BoolFlag{Name: "json", Usage: "print a JSON object of what was deleted"},
+					dbFlag(),
 				},
 				Action: keysDeleteAccount,
 			},
@@ -149,7 +140,7 @@ func keysDeleteAccount(c *cli.Context) error {
 		return usagef("give one e-mail address or account ID")
 	}
 	arg := strings.TrimSpace(c.Args().First())
-	g, closeStore, err := openGate(c.Context)
+	g, closeStore, err := openGate(c, false)
 	if err != nil {
 		return err
 	}
@@ -208,6 +199,7 @@ type createdKey struct {
 	Email     string `json:"email,omitempty"`
 	Plan      string `json:"plan"`
 	ExpiresAt string `json:"expires_at,omitempty"`
+	ClaimURL  string `json:"claim_url,omitempty"`
 }
 
 func keysCreate(c *cli.Context) error {
@@ -215,7 +207,7 @@ func keysCreate(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	g, closeStore, err := openGate(c.Context)
+	g, closeStore, err := openGate(c, true)
 	if err != nil {
 		return err
 	}
@@ -253,11 +245,15 @@ func keysCreate(c *cli.Context) error {
 	out := createdKey{Key: iss.Secret, Prefix: iss.Key.Prefix, KeyID: iss.Key.ID, AccountID: acct.ID, Email: acct.Email, Plan: string(acct.Plan)}
 	if acct.Plan == store.PlanTrial {
 		out.ExpiresAt = acct.TrialExpiresAt.Format(time.RFC3339)
+		out.ClaimURL = g.ClaimURL(iss.Key)
 	}
 	if c.Bool("json") {
 		return writeJSONTo(c.App.Writer, out)
 	}
 	fmt.Fprintf(c.App.Writer, "%s\n\nKey %d for account %d (%s plan). It is shown only now; the store keeps its hash.\n", out.Key, out.KeyID, out.AccountID, out.Plan)
+	if out.ClaimURL != "" {
+		fmt.Fprintf(c.App.Writer, "The trial ends at %s; its holder keeps the key by claiming it at:\n%s\n", out.ExpiresAt, out.ClaimURL)
+	}
 	return nil
 }
 
@@ -283,7 +279,7 @@ type listedKey struct {
 }
 
 func keysList(c *cli.Context) error {
-	g, closeStore, err := openGate(c.Context)
+	g, closeStore, err := openGate(c, false)
 	if err != nil {
 		return err
 	}
@@ -335,8 +331,8 @@ func keysRevoke(c *cli.Context) error {
 	if c.Args().Len() != 1 {
 		return usagef("give one key ID or prefix")
 	}
-	arg := strings.TrimSuffix(c.Args().First(), "…")
-	g, closeStore, err := openGate(c.Context)
+	arg := revokeArg(c.Args().First())
+	g, closeStore, err := openGate(c, false)
 	if err != nil {
 		return err
 	}
@@ -365,7 +361,7 @@ func keysRevoke(c *cli.Context) error {
 	}
 	switch len(match) {
 	case 0:
-		return usagef("no key %q", arg)
+		return usagef("no key %q (keys list shows each key's ID and prefix)", arg)
 	case 1:
 	default:
 		return usagef("prefix %q matches %d keys; revoke by ID", arg, len(match))
@@ -377,6 +373,18 @@ func keysRevoke(c *cli.Context) error {
 	return nil
 }
 
+// revokeArg turns what a person copies into what keys are found by: an ID,
+// or a prefix as keys list, the account page and the logs show it, with
+// "…" or "..." after it, or a whole key, of which the prefix is taken.
+func revokeArg(s string) string {
+	s = strings.TrimSpace(s)
+	s = strings.TrimSuffix(strings.TrimSuffix(s, "…"), "...")
+	if p := access.PrefixOf(s); p != "" {
+		return p
+	}
+	return s
+}
+
 func keysPlan(c *cli.Context) error {
 	plan, err := parsePlan(c.String("plan"))
 	if err != nil {
@@ -385,7 +393,7 @@ func keysPlan(c *cli.Context) error {
 	if plan == store.PlanTrial {
 		return usagef("an account cannot move back to trial")
 	}
-	g, closeStore, err := openGate(c.Context)
+	g, closeStore, err := openGate(c, false)
 	if err != nil {
 		return err
 	}
@@ -418,12 +426,46 @@ func keysPlan(c *cli.Context) error {
 	return nil
 }
 
+// A usageLine is one row of textanalysis usage: an invoice line, and when
+// the account was erased (keys delete-account), so that an empty e-mail
+// reads as erased, not as a trial or sandbox account.
+type usageLine struct {
+	access.InvoiceLine
+	ErasedAt string `json:"erased_at,omitempty"`
+}
+
+// usageLines returns the month's invoice lines by account ID.
+func usageLines(ctx context.Context, g *access.Gate, month time.Time) ([]usageLine, error) {
+	lines, err := g.Invoice(ctx, month)
+	if err != nil {
+		return nil, err
+	}
+	slices.SortFunc(lines, func(a, b access.InvoiceLine) int { return cmp.Compare(a.AccountID, b.AccountID) })
+	out := make([]usageLine, 0, len(lines))
+	for _, l := range lines {
+		ul := usageLine{InvoiceLine: l}
+		if l.Email == "" {
+			a, err := g.Store().Account(ctx, l.AccountID)
+			if err != nil {
+				return nil, err
+			}
+			if a.Deleted() {
+				ul.ErasedAt = a.DeletedAt.UTC().Format(time.RFC3339)
+			}
+		}
+		out = append(out, ul)
+	}
+	return out, nil
+}
+
 func usageCommand() *cli.Command {
 	return &cli.Command{
 		Name:  "usage",
 		Usage: "requests per account for a month, with the Pay as you go amount, as CSV or JSON",
 		Description: `Counts come from the store the server uses. Pay as you go costs 0.10 USD per
 1,000 requests (0.0001 USD a request); the month's amount is rounded to the cent.
+Rows are ordered by account ID; an account erased with "keys delete-account" has
+no e-mail and its erased_at set.
 
 Examples:
    textanalysis usage
@@ -431,6 +473,7 @@ Examples:
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "month", Usage: "`YYYY-MM` (default: this month, UTC)"},
 			&cli.StringFlag{Name: "format", Value: "csv", Usage: "csv or json"},
+			dbFlag(),
 		},
 		Action: func(c *cli.Context) error {
 			month := time.Now().UTC()
@@ -445,12 +488,12 @@ Examples:
 			if format != "csv" && format != "json" {
 				return usagef("--format must be csv or json")
 			}
-			g, closeStore, err := openGate(c.Context)
+			g, closeStore, err := openGate(c, false)
 			if err != nil {
 				return err
 			}
 			defer closeStore()
-			lines, err := g.Invoice(c.Context, month)
+			lines, err := usageLines(c.Context, g, month)
 			if err != nil {
 				return err
 			}
@@ -458,9 +501,9 @@ Examples:
 				return writeJSONTo(c.App.Writer, lines)
 			}
 			w := csv.NewWriter(c.App.Writer)
-			_ = w.Write([]string{"month", "account_id", "email", "plan", "requests", "amount_usd"})
+			_ = w.Write([]string{"month", "account_id", "email", "plan", "requests", "amount_usd", "erased_at"})
 			for _, l := range lines {
-				_ = w.Write([]string{l.Month, strconv.FormatInt(l.AccountID, 10), l.Email, l.Plan, strconv.FormatInt(l.Requests, 10), strconv.FormatFloat(l.AmountUSD, 'f', 2, 64)})
+				_ = w.Write([]string{l.Month, strconv.FormatInt(l.AccountID, 10), l.Email, l.Plan, strconv.FormatInt(l.Requests, 10), strconv.FormatFloat(l.AmountUSD, 'f', 2, 64), l.ErasedAt})
 			}
 			w.Flush()
 			return w.Error()

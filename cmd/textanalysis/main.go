@@ -11,7 +11,7 @@ import (
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	err := newApp(os.Stdin, os.Stdout, os.Stderr).RunContext(ctx, os.Args)
+	err := runApp(ctx, newApp(os.Stdin, os.Stdout, os.Stderr), os.Args)
 	stop()
 	os.Exit(exitCode(err, os.Stderr))
 }
@@ -42,7 +42,7 @@ func exitCode(err error, stderr *os.File) int {
 	if err == nil {
 		return exitOK
 	}
-	fmt.Fprintln(stderr, "textanalysis:", err)
+	fmt.Fprintln(stderr, "textanalysis:", userMessage(err))
 	return exitCodeOf(err)
 }
 

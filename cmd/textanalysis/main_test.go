@@ -24,7 +24,7 @@ func run(t *testing.T, stdin string, args ...string) (string, string, int) {
 	t.Helper()
 	var out, errOut bytes.Buffer
 	app := newApp(strings.NewReader(stdin), &out, &errOut)
-	err := app.RunContext(context.Background(), append([]string{"textanalysis"}, args...))
+	err := runApp(context.Background(), app, append([]string{"textanalysis"}, args...))
 	code := exitOK
 	if err != nil {
 		code = exitCodeOf(err)

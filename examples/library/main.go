@@ -2,10 +2,8 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"log"
-	"os"
 	"strings"
 
 	"github.com/textanalysis/go-textanalysis/textanalysis"
@@ -46,10 +44,10 @@ func main() {
 		log.Fatal(err)
 	}
 	fmt.Println("\nAnswer:")
-	enc := json.NewEncoder(os.Stdout)
-	enc.SetIndent("  ", "  ")
-	if err := enc.Encode(ans); err != nil {
-		log.Fatal(err)
+	if ans.Found {
+		fmt.Printf("  %q (score %.2f) [%d:%d]\n", ans.Text, ans.Score, ans.Start, ans.End)
+	} else {
+		fmt.Println("  none good enough")
 	}
 
 	var html strings.Builder

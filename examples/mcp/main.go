@@ -27,12 +27,32 @@ func (t keyTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 	return t.base.RoundTrip(r)
 }
 
+// options are the command's flags.
+type options struct {
+	endpoint, key, tool, args string
+}
+
+// parseFlags reads the flags of args into fs. The key's default is read
+// from the environment after parsing, not given as the flag's default, so
+// that -h never prints it.
+func parseFlags(fs *flag.FlagSet, args []string) (options, error) {
+	var o options
+	fs.StringVar(&o.endpoint, "url", "http://localhost:8080/mcp", "MCP endpoint (or .../mcp/k/<key> with the key in the path)")
+	fs.StringVar(&o.key, "key", "", "API key, sent as X-API-Key (default: $TEXTANALYSIS_API_KEY)")
+	fs.StringVar(&o.tool, "tool", "analyze_sentiment_post", "tool to call")
+	fs.StringVar(&o.args, "args", `{"text":"What a wonderful day. The train was late."}`, "tool arguments as a JSON object")
+	if err := fs.Parse(args); err != nil {
+		return o, err
+	}
+	if o.key == "" {
+		o.key = os.Getenv("TEXTANALYSIS_API_KEY")
+	}
+	return o, nil
+}
+
 func main() {
-	endpoint := flag.String("url", "http://localhost:8080/mcp", "MCP endpoint (or .../mcp/k/<key> with the key in the path)")
-	key := flag.String("key", os.Getenv("TEXTANALYSIS_API_KEY"), "API key, sent as X-API-Key (default $TEXTANALYSIS_API_KEY)")
-	tool := flag.String("tool", "analyze_sentiment_post", "tool to call")
-	args := flag.String("args", `{"text":"What a wonderful day. The train was late."}`, "tool arguments as a JSON object")
-	flag.Parse()
+	opts, _ := parseFlags(flag.CommandLine, os.Args[1:]) // ExitOnError: a bad flag exits
+	endpoint, key, tool, args := &opts.endpoint, &opts.key, &opts.tool, &opts.args
 
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()

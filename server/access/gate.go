@@ -146,6 +146,9 @@ type Decision struct {
 	ClaimURL   string
 	UpgradeURL string
 	RetryAfter time.Duration
+	// RetryAt is when the next request will be allowed, for a rate_limited
+	// refusal; zero otherwise (Reset is the allowance's refill).
+	RetryAt time.Time
 	// Metered says Remaining and Reset are known (a valid key's account).
 	Metered   bool
 	Remaining int64
@@ -179,6 +182,7 @@ func (g *Gate) Admit(ctx context.Context, key string) (Decision, error) {
 		}
 		d.Remaining = max(w.allowance-used, 0)
 		d.Status, d.Code, d.Action, d.RetryAfter = http.StatusTooManyRequests, "rate_limited", "wait", wait
+		d.RetryAt = g.now().Add(wait)
 		d.Detail = fmt.Sprintf("Too many requests per second for the %s plan; wait %d s and try again.", d.Account.Plan, ceilSeconds(wait))
 		return d, nil
 	}

@@ -111,6 +111,12 @@ func New(cfg Config) (*Site, error) {
 	s.mux.HandleFunc("GET /signup/confirm", s.signupPage)
 	s.mux.HandleFunc("POST /signup/confirm", s.signupConfirm)
 	s.mux.HandleFunc("POST /trial", s.trial)
+	// The trial endpoint is JSON for programs: its 405 is JSON too, as the
+	// API's are, not the mux's plain text.
+	s.mux.HandleFunc("/trial", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Allow", http.MethodPost)
+		writeJSON(w, http.StatusMethodNotAllowed, map[string]string{"detail": "Method Not Allowed"})
+	})
 	s.mux.HandleFunc("GET /claim", s.claimPage)
 	s.mux.HandleFunc("POST /claim", s.claim)
 	s.mux.HandleFunc("GET /confirm", s.confirmPage)

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"maps"
 	"mime"
 	"net/http"
 	"net/http/httptest"
@@ -29,6 +30,9 @@ type Tool struct {
 	InputSchema map[string]any // JSON Schema of the arguments (from the same declarations as the OpenAPI document); its "type" must be "object"
 	Method      string         // the HTTP method of the operation: GET takes arguments as query parameters, POST as the JSON body
 	Path        string         // the HTTP path of the operation
+	// Body is the JSON Schema of the operation's 200 body; nil means any
+	// JSON value. Error bodies are described by the endpoint itself.
+	Body map[string]any
 }
 
 // Config configures the MCP endpoint.
@@ -72,7 +76,8 @@ const (
 const PathKeyPrefix = "/mcp/k/"
 
 // A Result is what every tool call returns, as JSON text content and as
-// structured content (SPEC.md §2 "MCP tool result").
+// structured content: the status and body the HTTP operation answers for
+// the same input, and the key's allowance after the call.
 type Result struct {
 	// Status is the HTTP status the operation answered.
 	Status int `json:"status"`
@@ -81,6 +86,12 @@ type Result struct {
 	Body json.RawMessage `json:"body"`
 	// Gateway is the allowance after the call.
 	Gateway Gateway `json:"gateway"`
+	// RetryAfter is the answer's Retry-After in whole seconds: how long to
+	// wait before calling again, on a 429 that waiting cures (the
+	// per-second limit, or a used-up monthly allowance) or a busy 503.
+	// Absent otherwise: HTTP clients read the header, which a tool result
+	// has no other way to carry.
+	RetryAfter *int64 `json:"retry_after,omitempty"`
 }
 
 // Gateway carries the X-Gw-Remaining and X-Gw-Reset values of the
@@ -94,12 +105,49 @@ type Gateway struct {
 // protocol error (JSON-RPC invalid params), never metered.
 var errNotObject = &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "tool arguments must be a JSON object"}
 
-// outputSchema describes Result, so that clients can check and models can
-// read the structured content.
+// errorBodySchema describes the body of every status but 200: a detail
+// for a person (a list of problems for 422) and, but for 422, a machine
+// code.
+var errorBodySchema = map[string]any{
+	"type": "object", "required": []any{"detail"},
+	"properties": map[string]any{
+		"detail": map[string]any{"description": "What went wrong: a sentence, or for 422 a list of {type, loc, msg, input} problems."},
+		"error":  map[string]any{"type": "string", "description": "Machine code, e.g. rate_limited, allowance_exhausted, missing_key, fetch_failed."},
+	},
+}
+
+// statusDescription lists every status a tool result can carry.
+const statusDescription = "The HTTP status the operation answered: 200 success (body is the answer); " +
+	"401 no valid key (missing_key, invalid_key, revoked_key, trial_expired); 413 arguments larger than the body limit; " +
+	"422 invalid arguments (body.detail lists each problem); 429 refused: body.error rate_limited (wait retry_after seconds) " +
+	"or allowance_exhausted (body.action says wait, upgrade or claim); 500 internal error (quote body.request_id); " +
+	"502 the page at url could not be fetched (body.cause says why); 503 the server is busy (wait retry_after seconds); 504 the call took too long."
+
+// outputSchemaFor describes the Result of t, so that clients can check and
+// models can read the structured content: body is t's 200 answer or an
+// error body.
+func outputSchemaFor(t Tool) map[string]any {
+	ok := t.Body
+	if ok == nil {
+		ok = map[string]any{}
+	}
+	s := maps.Clone(outputSchema)
+	props := maps.Clone(s["properties"].(map[string]any))
+	desc := "With status 200, the operation's answer; otherwise an error body."
+	if ok["type"] == "string" {
+		desc = "With status 200, the HTML fragment as a string; otherwise an error body."
+	}
+	props["body"] = map[string]any{"description": desc, "anyOf": []any{ok, errorBodySchema}}
+	s["properties"] = props
+	return s
+}
+
+// outputSchema is the shape of every Result; outputSchemaFor fills in the
+// body of one tool.
 var outputSchema = map[string]any{
 	"type": "object",
 	"properties": map[string]any{
-		"status": map[string]any{"type": "integer", "description": "The HTTP status the operation answered; 200 on success, 401 without a valid key, 422 for invalid arguments, 429 when the allowance is used up."},
+		"status": map[string]any{"type": "integer", "description": statusDescription},
 		"body":   map[string]any{"description": "The operation's JSON answer (or error), or the HTML string of the display tools."},
 		"gateway": map[string]any{
 			"type": "object",
@@ -109,11 +157,12 @@ var outputSchema = map[string]any{
 			},
 			"required": []any{"remaining", "reset"},
 		},
+		"retry_after": map[string]any{"type": "integer", "minimum": 0, "description": "Seconds to wait before calling again (the HTTP Retry-After header); present on a 429 that waiting cures and on a busy 503."},
 	},
 	"required": []any{"status", "body", "gateway"},
 }
 
-const instructions = `Each tool is one operation of the go-textanalysis HTTP API and answers {"status", "body", "gateway": {"remaining", "reset"}}: the HTTP status and body the operation gives for the same input, and the key's allowance after the call. Calling a tool needs an API key (X-API-Key or Authorization: Bearer header, or the URL /mcp/k/<key>); every call counts against the key's allowance like an HTTP request. On status 429 stop and read body.action: wait for gateway.reset, or upgrade or claim the key.`
+const instructions = `Each tool is one operation of the go-textanalysis HTTP API and answers {"status", "body", "gateway": {"remaining", "reset"}, "retry_after"?}: the HTTP status and body the operation gives for the same input, the key's allowance after the call, and the Retry-After seconds when waiting helps. Calling a tool needs an API key (X-API-Key or Authorization: Bearer header, or the URL /mcp/k/<key>); every call counts against the key's allowance like an HTTP request. On status 429 read body.error: "rate_limited" is the per-second limit, so wait retry_after seconds (body.reset is the time) and call again; "allowance_exhausted" means the period's allowance is used up: body.action says "wait" until body.reset (gateway.reset, often days away), "upgrade" (ask for more at body.upgrade_url) or "claim" (claim the trial key at body.claim_url). On status 503 wait retry_after seconds.`
 
 // New returns the handler to mount at /mcp and /mcp/ (for /mcp/k/<key>).
 // Other paths under /mcp/ answer 404. The handler is safe for concurrent
@@ -176,7 +225,7 @@ func New(cfg Config) (http.Handler, error) {
 		// rebinding is refused by the Origin check instead (checkOrigin).
 		DisableLocalhostProtection: true,
 	})
-	return checkOrigin(origins, pathKeys(h)), nil
+	return checkOrigin(origins, pathKeys(rpcErrors(h, cfg.MaxBodyBytes))), nil
 }
 
 func checkTool(t Tool) error {
@@ -211,7 +260,7 @@ func addTool(srv *sdk.Server, t Tool, cfg Config) (err error) {
 		Title:        t.Title,
 		Description:  t.Description,
 		InputSchema:  t.InputSchema,
-		OutputSchema: outputSchema,
+		OutputSchema: outputSchemaFor(t),
 		Annotations: &sdk.ToolAnnotations{
 			Title: t.Title,
 			// The operations change nothing but the key's count.
@@ -327,6 +376,13 @@ func (c caller) request(ctx context.Context, args json.RawMessage) (*http.Reques
 	if err != nil {
 		return nil, fmt.Errorf("mcp: build request: %w", err)
 	}
+	if body == nil {
+		// The query holds each value as text; the API checks the JSON
+		// types of the arguments as it does for the POST twin's body.
+		var m map[string]json.RawMessage
+		_ = json.Unmarshal(args, &m)
+		hr = hr.WithContext(context.WithValue(hr.Context(), queryArgsKey{}, m))
+	}
 	if hr.Body == nil {
 		// As a server request: a handler may read the body of any request.
 		hr.Body = http.NoBody
@@ -337,6 +393,18 @@ func (c caller) request(ctx context.Context, args json.RawMessage) (*http.Reques
 		hr.Header.Set("Content-Type", "application/json")
 	}
 	return hr, nil
+}
+
+type queryArgsKey struct{}
+
+// QueryArguments returns the JSON arguments of a GET tool's call that the
+// request carries in ctx, by name, or nil for a request that is not one.
+// The query parameters hold them as text (a non-string value as its JSON
+// text), so the API checks their JSON types here, and answers a wrongly
+// typed argument as it would in the POST twin's body.
+func QueryArguments(ctx context.Context) map[string]json.RawMessage {
+	m, _ := ctx.Value(queryArgsKey{}).(map[string]json.RawMessage)
+	return m
 }
 
 // query turns the arguments of a GET tool into query parameters: strings
@@ -380,9 +448,13 @@ func resultOf(rec *recorder) Result {
 	res := Result{Status: rec.Code, Body: bodyOf(rec)}
 	if res.Status == http.StatusUnauthorized {
 		// No valid key, so no allowance to report.
+		res.Body = withMCPKeyHint(res.Body)
 		return res
 	}
 	h := rec.Header()
+	if v, err := strconv.ParseInt(h.Get("Retry-After"), 10, 64); err == nil && v >= 0 {
+		res.RetryAfter = &v
+	}
 	if v, err := strconv.ParseInt(h.Get("X-Gw-Remaining"), 10, 64); err == nil {
 		res.Gateway.Remaining = &v
 	}
@@ -390,6 +462,29 @@ func resultOf(rec *recorder) Result {
 		res.Gateway.Reset = &v
 	}
 	return res
+}
+
+// missingKeyDetail replaces the API's missing_key sentence over MCP, where
+// a key can also travel in the URL, and where a client that rewrites URLs
+// loses it without a word.
+const missingKeyDetail = "An API key is required. Send it in the X-API-Key header or as Authorization: Bearer <key> " +
+	"(the MCP client's headers setting), or, for a client that takes only a URL, in the path: " + PathKeyPrefix + "<key>. " +
+	"Some clients rewrite the URL to /mcp and drop a key in the path (MCP Inspector 0.15 does): use the header with them."
+
+// withMCPKeyHint gives a missing_key body the MCP sentence; other bodies
+// are returned as they are.
+func withMCPKeyHint(body json.RawMessage) json.RawMessage {
+	var m map[string]json.RawMessage
+	if json.Unmarshal(body, &m) != nil || string(m["error"]) != `"missing_key"` {
+		return body
+	}
+	m["detail"], _ = marshal(missingKeyDetail)
+	m["detail"] = bytes.TrimSpace(m["detail"])
+	out, err := marshal(m)
+	if err != nil {
+		return body
+	}
+	return bytes.TrimSpace(out)
 }
 
 // bodyOf is the answer's JSON as it is, or any other body (the display
