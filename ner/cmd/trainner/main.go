@@ -32,6 +32,8 @@ func main() {
 	extra := flag.Bool("extra", true, "use the second feature set")
 	clusterData := flag.String("cluster-data", "", "cluster the words of these data files (comma-separated) for the cluster features")
 	mkclusters := flag.String("mkclusters", "", "write word clusters of the -train files (comma-separated) to this file and exit")
+	also := flag.String("also", "", "more training data in OntoNotes labels (comma-separated files), mapped to -labels conll: PERSON to PER, GPE, LOC and FAC to LOC, ORG to ORG, other names to MISC, numbers and dates dropped, a leading \"the\" cut")
+	repeatTrain := flag.Int("repeat-train", 1, "use the -train sentences this many times, to weigh them against -also")
 	caseAug := flag.Float64("case-aug", 0, "add an upper-cased copy of this share of the training sentences, and a lower-cased copy of as many others (0 to 0.5)")
 	tokcheck := flag.Bool("tokcheck", false, "only report entities whose boundaries miss token boundaries")
 	flag.Parse()
@@ -63,6 +65,23 @@ func main() {
 	tr, err := tagger.ReadFile(*train)
 	if err != nil {
 		log.Fatal(err)
+	}
+	if *repeatTrain > 1 {
+		one := tr
+		for range *repeatTrain - 1 {
+			tr = append(tr, one...)
+		}
+	}
+	if *also != "" {
+		n := len(tr)
+		for _, path := range strings.Split(*also, ",") {
+			more, err := tagger.ReadFile(path)
+			if err != nil {
+				log.Fatal(err)
+			}
+			tr = append(tr, mapOntoToCoNLL(more)...)
+		}
+		log.Printf("also: %d sentences added to %d", len(tr)-n, n)
 	}
 	if *caseAug > 0 {
 		n := len(tr)
@@ -202,6 +221,39 @@ func augmentCase(tr []tagger.Sentence, share float64) []tagger.Sentence {
 		c := s
 		c.Text = strings.Map(mapCase, s.Text)
 		out = append(out, c)
+	}
+	return out
+}
+
+// ontoToCoNLL maps OntoNotes labels to CoNLL-2003's, as the shared NER
+// harness's conll view does.
+var ontoToCoNLL = map[string]string{
+	"PERSON": "PER", "GPE": "LOC", "LOC": "LOC", "FAC": "LOC", "ORG": "ORG",
+	"NORP": "MISC", "EVENT": "MISC", "WORK_OF_ART": "MISC", "PRODUCT": "MISC", "LAW": "MISC", "LANGUAGE": "MISC",
+}
+
+// mapOntoToCoNLL relabels OntoNotes sentences for a CoNLL-style model.
+// OntoNotes takes a leading "the" into names ("the Federal Reserve"),
+// CoNLL does not, so it is cut.
+func mapOntoToCoNLL(in []tagger.Sentence) []tagger.Sentence {
+	out := make([]tagger.Sentence, 0, len(in))
+	for _, s := range in {
+		rs := []rune(s.Text)
+		var ents []tagger.GoldEntity
+		for _, e := range s.Entities {
+			l, ok := ontoToCoNLL[e.Label]
+			if !ok || e.Start < 0 || e.End > len(rs) || e.Start >= e.End {
+				continue
+			}
+			if w := strings.ToLower(string(rs[e.Start:min(e.Start+4, e.End)])); w == "the " {
+				e.Start += 4
+			}
+			if e.Start < e.End {
+				ents = append(ents, tagger.GoldEntity{Start: e.Start, End: e.End, Label: l})
+			}
+		}
+		s.Entities = ents
+		out = append(out, s)
 	}
 	return out
 }
