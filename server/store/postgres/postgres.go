@@ -340,6 +340,81 @@ func (s *Store) Consume(ctx context.Context, accountID int64, period time.Time, 
 	return 0, false, wrap("consume", err)
 }
 
+// The statements of ConsumeBatch. batchLockSQL makes the period's row
+// (at 0) when there is none, locks it until the transaction ends and
+// returns its count; no row comes back for an unknown account.
+// batchAddSQL then adds up to $3 requests without passing $4 (nor lowering
+// a count already past it).
+const (
+	batchLockSQL = `INSERT INTO usage_counts AS u (account_id, period, count)
+	SELECT id, $2, 0 FROM accounts WHERE id = $1
+	ON CONFLICT (account_id, period) DO UPDATE SET count = u.count
+	RETURNING u.count`
+	batchAddSQL = `UPDATE usage_counts SET count = LEAST(count + $3, GREATEST(count, $4))
+	WHERE account_id = $1 AND period = $2 RETURNING count`
+)
+
+// ConsumeBatch implements [store.Store]. Its statements go in one
+// pipeline, one round trip, which PostgreSQL runs as one implicit
+// transaction: committed, durably, when the batch's results are all read.
+func (s *Store) ConsumeBatch(ctx context.Context, takes []store.Take) ([]store.Taken, error) {
+	out := make([]store.Taken, len(takes))
+	if len(takes) == 0 {
+		return out, nil
+	}
+	order := store.TakeOrder(takes)
+	b := &pgx.Batch{}
+	for _, i := range order {
+		t := takes[i]
+		if t.N <= 0 || t.Limit <= 0 {
+			b.Queue(`SELECT count FROM usage_counts WHERE account_id = $1 AND period = $2`, t.AccountID, normTime(t.Period))
+			continue
+		}
+		b.Queue(batchLockSQL, t.AccountID, normTime(t.Period))
+		b.Queue(batchAddSQL, t.AccountID, normTime(t.Period), t.N, t.Limit)
+	}
+	br := s.pool.SendBatch(ctx, b)
+	defer br.Close()
+	for _, i := range order {
+		t := takes[i]
+		var before, after int64
+		err := br.QueryRow().Scan(&before)
+		if t.N <= 0 || t.Limit <= 0 {
+			if err != nil && !errors.Is(err, pgx.ErrNoRows) {
+				return nil, wrap("consume batch", err)
+			}
+			out[i].Count = before
+			continue
+		}
+		missing := errors.Is(err, pgx.ErrNoRows)
+		if err != nil && !missing {
+			return nil, wrap("consume batch", err)
+		}
+		err = br.QueryRow().Scan(&after)
+		if missing || errors.Is(err, pgx.ErrNoRows) {
+			out[i].Err = store.ErrNotFound
+			continue
+		}
+		if err != nil {
+			return nil, wrap("consume batch", err)
+		}
+		out[i].Granted, out[i].Count = after-before, after
+	}
+	// Close reads to the end of the pipeline: the commit.
+	if err := br.Close(); err != nil {
+		return nil, wrap("consume batch", err)
+	}
+	return out, nil
+}
+
+// Ping implements [store.Store].
+func (s *Store) Ping(ctx context.Context) error {
+	if err := s.pool.Ping(ctx); err != nil {
+		return wrap("ping", err)
+	}
+	return nil
+}
+
 // Used implements [store.Store].
 func (s *Store) Used(ctx context.Context, accountID int64, period time.Time) (int64, error) {
 	var n int64

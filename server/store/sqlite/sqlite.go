@@ -30,6 +30,8 @@ type Store struct {
 
 	// The statements of every request, prepared once.
 	consume, used, keyByHash *sql.Stmt
+	// ConsumeBatch's, on the writer: the count before, and the upsert.
+	batchUsed, batchAdd *sql.Stmt
 
 	closeOnce sync.Once
 	closeErr  error
@@ -87,6 +89,8 @@ func Open(ctx context.Context, path string) (*Store, error) {
 		{w, &s.consume, consumeSQL},
 		{r, &s.used, usedSQL},
 		{r, &s.keyByHash, keyByHashSQL},
+		{w, &s.batchUsed, usedSQL},
+		{w, &s.batchAdd, batchAddSQL},
 	} {
 		if *p.stmt, err = p.db.PrepareContext(ctx, p.sql); err != nil {
 			s.Close()
@@ -99,7 +103,7 @@ func Open(ctx context.Context, path string) (*Store, error) {
 // Close closes the database. Calling it again returns the first result.
 func (s *Store) Close() error {
 	s.closeOnce.Do(func() {
-		for _, st := range []*sql.Stmt{s.consume, s.used, s.keyByHash} {
+		for _, st := range []*sql.Stmt{s.consume, s.used, s.keyByHash, s.batchUsed, s.batchAdd} {
 			if st != nil {
 				st.Close()
 			}
@@ -434,6 +438,65 @@ func (s *Store) Consume(ctx context.Context, accountID int64, period time.Time, 
 		return n, false, err
 	}
 	return 0, false, wrap("consume", err)
+}
+
+// batchAddSQL adds up to ?3 requests to a period's count without passing
+// ?4 (nor lowering a count already past it); no row comes back for an
+// unknown account.
+const batchAddSQL = `INSERT INTO usage_counts (account_id, period, count)
+	SELECT id, ?2, MIN(?3, ?4) FROM accounts WHERE id = ?1
+	ON CONFLICT (account_id, period) DO UPDATE SET count = MIN(count + ?3, MAX(count, ?4))
+	RETURNING count`
+
+// ConsumeBatch implements [store.Store]. The writer's transaction holds
+// the file's write lock, so the count read first cannot change before the
+// upsert.
+func (s *Store) ConsumeBatch(ctx context.Context, takes []store.Take) ([]store.Taken, error) {
+	out := make([]store.Taken, len(takes))
+	if len(takes) == 0 {
+		return out, nil
+	}
+	tx, err := s.w.BeginTx(ctx, nil)
+	if err != nil {
+		return nil, wrap("consume batch", err)
+	}
+	defer tx.Rollback()
+	used, add := tx.StmtContext(ctx, s.batchUsed), tx.StmtContext(ctx, s.batchAdd)
+	for _, i := range store.TakeOrder(takes) {
+		t := takes[i]
+		var before int64
+		err := used.QueryRowContext(ctx, t.AccountID, t.Period.UnixMicro()).Scan(&before)
+		if err != nil && !errors.Is(err, sql.ErrNoRows) {
+			return nil, wrap("consume batch", err)
+		}
+		out[i].Count = before
+		if t.N <= 0 || t.Limit <= 0 || before >= t.Limit {
+			continue
+		}
+		var after int64
+		err = add.QueryRowContext(ctx, t.AccountID, t.Period.UnixMicro(), t.N, t.Limit).Scan(&after)
+		if errors.Is(err, sql.ErrNoRows) {
+			out[i].Err = store.ErrNotFound
+			continue
+		}
+		if err != nil {
+			return nil, wrap("consume batch", err)
+		}
+		out[i].Granted, out[i].Count = after-before, after
+	}
+	if err := tx.Commit(); err != nil {
+		return nil, wrap("consume batch", err)
+	}
+	return out, nil
+}
+
+// Ping implements [store.Store].
+func (s *Store) Ping(ctx context.Context) error {
+	var v int
+	if err := s.r.QueryRowContext(ctx, `SELECT COALESCE(MAX(version), 0) FROM schema_version`).Scan(&v); err != nil {
+		return wrap("ping", err)
+	}
+	return nil
 }
 
 const usedSQL = `SELECT count FROM usage_counts WHERE account_id = ? AND period = ?`
