@@ -1,0 +1,169 @@
+package access
+
+import (
+	"context"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/textanalysis/go-textanalysis/server/store"
+)
+
+// Group commit of counts. Requests that arrive while one transaction of
+// counts is being committed wait for it and go together into the next
+// (one [store.Store.ConsumeBatch] for all of them); each is answered only
+// when that transaction is committed, so a count is durable before its
+// request is served. A batch never takes more than an account has left:
+// the store grants at most the remainder, and the requests past it are
+// refused.
+const (
+	// MaxBatch is the most requests one transaction counts.
+	MaxBatch = 1024
+	// DefaultBatchWait is how long a batch waits for more requests before
+	// it is committed. A request's work runs meanwhile (see
+	// [Gate.Begin]), so the wait costs a short request little, and fewer,
+	// larger transactions leave the CPU to the work: on 2 cores, 16 clients
+	// of one account, it doubled metered short-sentiment throughput on
+	// SQLite against no wait (bench/load).
+	DefaultBatchWait = 250 * time.Microsecond
+	// BatchTimeout bounds one transaction of counts.
+	BatchTimeout = 10 * time.Second
+)
+
+// meter is the per-process batcher.
+type meter struct {
+	st   store.Store
+	wait time.Duration // extra time a batch waits for more requests
+
+	batches, tickets atomic.Int64 // for tests and benchmarks
+
+	mu    sync.Mutex
+	queue []*ticket
+	busy  bool // a goroutine is committing; it takes the queue next
+}
+
+// A ticket is one request's count.
+type ticket struct {
+	ctx  context.Context
+	take store.Take // N is 1
+	done chan struct{}
+	// Set before done is closed.
+	ok    bool
+	count int64
+	err   error
+}
+
+func newMeter(st store.Store, wait time.Duration) *meter {
+	return &meter{st: st, wait: max(wait, 0)}
+}
+
+// enqueue asks to count one request of an account's period, up to limit;
+// the ticket's wait says what became of it.
+func (m *meter) enqueue(ctx context.Context, accountID int64, period time.Time, limit int64) *ticket {
+	t := &ticket{ctx: ctx, take: store.Take{AccountID: accountID, Period: period, N: 1, Limit: limit}, done: make(chan struct{})}
+	m.mu.Lock()
+	m.queue = append(m.queue, t)
+	if !m.busy {
+		m.busy = true
+		go m.run()
+	}
+	m.mu.Unlock()
+	return t
+}
+
+// wait returns, as store.Consume does, the count after the request and
+// true, or the current count and false when the allowance is used up. It
+// returns when the count is durable, whatever the request's context does:
+// the count may already be in a transaction.
+func (t *ticket) wait() (int64, bool, error) {
+	<-t.done
+	return t.count, t.ok, t.err
+}
+
+// run commits batches until the queue is empty. One run goroutine exists
+// at a time; none while nothing is waiting.
+func (m *meter) run() {
+	for {
+		if m.wait > 0 {
+			time.Sleep(m.wait)
+		}
+		m.mu.Lock()
+		batch := m.queue
+		if len(batch) > MaxBatch {
+			batch = batch[:MaxBatch:MaxBatch]
+		}
+		m.queue = m.queue[len(batch):]
+		if len(batch) == 0 {
+			m.queue = nil
+			m.busy = false
+			m.mu.Unlock()
+			return
+		}
+		m.mu.Unlock()
+		m.commit(batch)
+	}
+}
+
+// groupKey is what the tickets of one take share.
+type groupKey struct {
+	account int64
+	period  time.Time
+	limit   int64
+}
+
+// commit counts a batch in one transaction and answers its tickets. The
+// tickets of one account, period and limit become one take of N; the
+// first Granted of them, in arrival order, are admitted.
+func (m *meter) commit(batch []*ticket) {
+	var (
+		takes  []store.Take
+		groups [][]*ticket
+		index  = map[groupKey]int{}
+	)
+	for _, t := range batch {
+		if err := t.ctx.Err(); err != nil {
+			// Gone before its count was made: nothing to count.
+			t.err = err
+			close(t.done)
+			continue
+		}
+		k := groupKey{t.take.AccountID, t.take.Period.UTC(), t.take.Limit}
+		i, ok := index[k]
+		if !ok {
+			i = len(takes)
+			index[k] = i
+			takes = append(takes, store.Take{AccountID: k.account, Period: k.period, Limit: k.limit})
+			groups = append(groups, nil)
+		}
+		takes[i].N++
+		groups[i] = append(groups[i], t)
+	}
+	if len(takes) == 0 {
+		return
+	}
+	m.batches.Add(1)
+	m.tickets.Add(int64(len(batch)))
+	ctx, cancel := context.WithTimeout(context.Background(), BatchTimeout)
+	defer cancel()
+	taken, err := m.st.ConsumeBatch(ctx, takes)
+	for i, g := range groups {
+		var tk store.Taken
+		if err == nil {
+			tk = taken[i]
+		}
+		before := tk.Count - tk.Granted
+		for j, t := range g {
+			switch {
+			case err != nil:
+				t.err = err
+			case tk.Err != nil:
+				t.err = tk.Err
+			case int64(j) < tk.Granted:
+				t.ok, t.count = true, before+int64(j)+1
+			default:
+				t.count = tk.Count
+			}
+			close(t.done)
+		}
+	}
+}
