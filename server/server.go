@@ -18,6 +18,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/textanalysis/go-textanalysis/server/access"
@@ -43,6 +44,8 @@ type Server struct {
 	work       *workLimiter // nil: no cap on concurrent work
 	fetches    *workLimiter // nil: no cap on concurrent page fetches
 	bodies     *workLimiter // nil: no cap on POST body bytes held
+	// draining is set when shutdown begins: /readyz answers 503 from then.
+	draining atomic.Bool
 }
 
 // MaxHeaderBytes caps a request's URL and headers together: 64 KiB (Go's
@@ -178,6 +181,19 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	case err := <-errc:
 		return err
 	case <-ctx.Done():
+	}
+	// Not ready from now: a load balancer polling /readyz stops sending
+	// new requests during DrainDelay, while this process still serves.
+	s.draining.Store(true)
+	if s.cfg.DrainDelay > 0 {
+		s.log.Info("draining before shutdown", "delay", s.cfg.DrainDelay)
+		t := time.NewTimer(s.cfg.DrainDelay)
+		select {
+		case err := <-errc:
+			t.Stop()
+			return err
+		case <-t.C:
+		}
 	}
 	shutdownCtx, cancel := context.WithTimeout(context.Background(), s.cfg.ShutdownTimeout)
 	defer cancel()
