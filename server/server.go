@@ -48,6 +48,11 @@ type Server struct {
 	draining atomic.Bool
 }
 
+// StartupTimeout bounds the store I/O of New (the docs console's key), so
+// that a database that does not answer fails the start instead of hanging
+// it.
+const StartupTimeout = 30 * time.Second
+
 // MaxHeaderBytes caps a request's URL and headers together: 64 KiB (Go's
 // server allows 4 KiB more), answered 431 above it. A GET carries its text
 // in the URL, so GET texts are limited to about 60,000 characters of
@@ -75,7 +80,10 @@ func New(cfg Config, an *textanalysis.Analyzer) (*Server, error) {
 	}
 	s.openapi = doc
 	if s.cfg.Gate != nil {
-		key, err := s.cfg.Gate.SandboxKey(context.Background())
+		// New has no context: its store I/O gets StartupTimeout.
+		ctx, cancel := context.WithTimeout(context.Background(), StartupTimeout)
+		key, err := s.cfg.Gate.SandboxKey(ctx)
+		cancel()
 		if err != nil {
 			return nil, fmt.Errorf("server: sandbox key: %w", err)
 		}

@@ -26,14 +26,38 @@ var _ store.Store = (*Store)(nil)
 
 // Open connects to the database at url (a postgres:// URL or key=value
 // connection string, as pgx reads it) and migrates its schema to the
-// current version. Several processes may open one database at once. The
-// pool holds up to max(16, 4×GOMAXPROCS) connections unless the URL sets
-// pool_max_conns.
+// current version (a newer schema that declares itself compatible with
+// this program is used as it is). Several processes may open one database
+// at once. The pool holds up to max(16, 4×GOMAXPROCS) connections unless
+// the URL sets pool_max_conns.
 func Open(ctx context.Context, url string) (*Store, error) {
+	s, _, _, err := open(ctx, url, true)
+	return s, err
+}
+
+// OpenNoMigrate is Open for a deployment that migrates as its own step
+// (textanalysis migrate): it changes no schema, and returns
+// store.ErrSchemaOld when the schema is older than this program's.
+func OpenNoMigrate(ctx context.Context, url string) (*Store, error) {
+	s, _, _, err := open(ctx, url, false)
+	return s, err
+}
+
+// Migrate brings the schema of the database at url to this program's
+// version and returns the versions before and after.
+func Migrate(ctx context.Context, url string) (from, to int, err error) {
+	s, from, to, err := open(ctx, url, true)
+	if err != nil {
+		return from, to, err
+	}
+	return from, to, s.Close()
+}
+
+func open(ctx context.Context, url string, apply bool) (_ *Store, from, to int, _ error) {
 	cfg, err := pgxpool.ParseConfig(url)
 	if err != nil {
 		// pgx's message may quote the URL, password included.
-		return nil, errors.New("postgres: open: cannot parse the connection URL")
+		return nil, 0, 0, errors.New("postgres: open: cannot parse the connection URL")
 	}
 	if !strings.Contains(url, "pool_max_conns") {
 		// pgxpool's default, max(4, NumCPU), starves a server whose every
@@ -42,13 +66,13 @@ func Open(ctx context.Context, url string) (*Store, error) {
 	}
 	pool, err := pgxpool.NewWithConfig(ctx, cfg)
 	if err != nil {
-		return nil, fmt.Errorf("postgres: open: %w", err)
+		return nil, 0, 0, fmt.Errorf("postgres: open: %w", err)
 	}
-	if err := migrate(ctx, pool); err != nil {
+	if from, to, err = migrate(ctx, pool, apply); err != nil {
 		pool.Close()
-		return nil, err
+		return nil, from, to, err
 	}
-	return &Store{pool: pool}, nil
+	return &Store{pool: pool}, from, to, nil
 }
 
 // Close closes the pool's connections. Calling it again does nothing.

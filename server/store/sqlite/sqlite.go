@@ -41,15 +41,40 @@ var _ store.Store = (*Store)(nil)
 
 // Open opens the SQLite database at path (DefaultPath when empty),
 // creating it when it does not exist, and migrates its schema to the
-// current version. Several processes may open one file at once.
+// current version (a newer schema that declares itself compatible with
+// this program is used as it is). Several processes may open one file at
+// once.
 func Open(ctx context.Context, path string) (*Store, error) {
+	s, _, _, err := open(ctx, path, true)
+	return s, err
+}
+
+// OpenNoMigrate is Open for a deployment that migrates as its own step
+// (textanalysis migrate): it changes no schema, and returns
+// store.ErrSchemaOld when the schema is older than this program's.
+func OpenNoMigrate(ctx context.Context, path string) (*Store, error) {
+	s, _, _, err := open(ctx, path, false)
+	return s, err
+}
+
+// Migrate brings the schema of the database at path to this program's
+// version and returns the versions before and after.
+func Migrate(ctx context.Context, path string) (from, to int, err error) {
+	s, from, to, err := open(ctx, path, true)
+	if err != nil {
+		return from, to, err
+	}
+	return from, to, s.Close()
+}
+
+func open(ctx context.Context, path string, apply bool) (_ *Store, from, to int, _ error) {
 	if path == "" {
 		path = DefaultPath
 	}
 	// The driver reads parameters after the first '?', and ":memory:"
 	// would give the two pools two different databases.
 	if strings.ContainsRune(path, '?') || path == ":memory:" || strings.HasPrefix(path, "file:") {
-		return nil, fmt.Errorf("sqlite: open %q: the path must name a file", path)
+		return nil, from, to, fmt.Errorf("sqlite: open %q: the path must name a file", path)
 	}
 	busy := fmt.Sprint(BusyTimeout.Milliseconds())
 	// secure_delete overwrites what DeleteAccount and Purge remove, so an
@@ -57,20 +82,23 @@ func Open(ctx context.Context, path string) (*Store, error) {
 	w, err := sql.Open("sqlite", path+"?_busy_timeout="+busy+
 		"&_synchronous=NORMAL&_foreign_keys=1&_txlock=immediate&_pragma=secure_delete(1)")
 	if err != nil {
-		return nil, fmt.Errorf("sqlite: open: %w", err)
+		return nil, from, to, fmt.Errorf("sqlite: open: %w", err)
 	}
 	w.SetMaxOpenConns(1)
 	w.SetMaxIdleConns(1)
 	w.SetConnMaxIdleTime(0)
 	w.SetConnMaxLifetime(0)
-	if err := retryBusy(ctx, func() error { return setup(ctx, w) }); err != nil {
+	if err := retryBusy(ctx, func() (err error) {
+		from, to, err = setup(ctx, w, apply)
+		return err
+	}); err != nil {
 		w.Close()
-		return nil, err
+		return nil, from, to, err
 	}
 	r, err := sql.Open("sqlite", path+"?_busy_timeout="+busy+"&_foreign_keys=1&_query_only=1")
 	if err != nil {
 		w.Close()
-		return nil, fmt.Errorf("sqlite: open: %w", err)
+		return nil, from, to, fmt.Errorf("sqlite: open: %w", err)
 	}
 	n := max(4, runtime.GOMAXPROCS(0))
 	r.SetMaxOpenConns(n)
@@ -78,7 +106,7 @@ func Open(ctx context.Context, path string) (*Store, error) {
 	if err := r.PingContext(ctx); err != nil {
 		r.Close()
 		w.Close()
-		return nil, fmt.Errorf("sqlite: open: %w", err)
+		return nil, from, to, fmt.Errorf("sqlite: open: %w", err)
 	}
 	s := &Store{w: w, r: r}
 	for _, p := range []struct {
@@ -94,10 +122,10 @@ func Open(ctx context.Context, path string) (*Store, error) {
 	} {
 		if *p.stmt, err = p.db.PrepareContext(ctx, p.sql); err != nil {
 			s.Close()
-			return nil, fmt.Errorf("sqlite: open: prepare: %w", err)
+			return nil, from, to, fmt.Errorf("sqlite: open: prepare: %w", err)
 		}
 	}
-	return s, nil
+	return s, from, to, nil
 }
 
 // Close closes the database. Calling it again returns the first result.
@@ -116,16 +144,17 @@ func (s *Store) Close() error {
 	return s.closeErr
 }
 
-// setup switches the file to WAL mode and migrates its schema.
-func setup(ctx context.Context, w *sql.DB) error {
+// setup switches the file to WAL mode and migrates its schema (or with
+// apply false checks it).
+func setup(ctx context.Context, w *sql.DB, apply bool) (from, to int, err error) {
 	var mode string
 	if err := w.QueryRowContext(ctx, `PRAGMA journal_mode = WAL`).Scan(&mode); err != nil {
-		return fmt.Errorf("sqlite: open: set WAL mode: %w", err)
+		return 0, 0, fmt.Errorf("sqlite: open: set WAL mode: %w", err)
 	}
 	if !strings.EqualFold(mode, "wal") {
-		return fmt.Errorf("sqlite: open: journal mode is %q, not WAL", mode)
+		return 0, 0, fmt.Errorf("sqlite: open: journal mode is %q, not WAL", mode)
 	}
-	return migrate(ctx, w)
+	return migrate(ctx, w, apply)
 }
 
 // retryBusy calls f until it succeeds, fails with another error than
