@@ -53,6 +53,7 @@ func testConsumeBatch(t *testing.T, open Opener) {
 			},
 			[]store.Taken{{Err: store.ErrNotFound}, {Granted: 1, Count: 1}},
 		},
+		{"an unknown account alone", []store.Take{{AccountID: unknownID, Period: nov, N: 1, Limit: 10}}, []store.Taken{{Err: store.ErrNotFound}}},
 		{"the same instant is the same period", []store.Take{{AccountID: b.ID, Period: nov.In(time.FixedZone("UTC+1", 3600)), N: 1, Limit: 10}}, []store.Taken{{Granted: 1, Count: 3}}},
 	}
 	for _, tt := range tests {
