@@ -2,6 +2,7 @@ package access
 
 import (
 	"context"
+	"runtime"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -19,28 +20,44 @@ import (
 const (
 	// MaxBatch is the most requests one transaction counts.
 	MaxBatch = 1024
-	// DefaultBatchWait is how long a batch waits for more requests before
-	// it is committed. A request's work runs meanwhile (see
-	// [Gate.Begin]), so the wait costs a short request little, and fewer,
-	// larger transactions leave the CPU to the work: on 2 cores, 16 clients
-	// of one account, it doubled metered short-sentiment throughput on
-	// SQLite against no wait (bench/load).
-	DefaultBatchWait = 250 * time.Microsecond
+	// batchYields is how many times, at most, a batch lets the other
+	// goroutines run (runtime.Gosched) to gather more requests before it
+	// is committed; it stops as soon as a yield brought none. Timers are
+	// too coarse for this (a 250 µs sleep takes about 1 ms on a busy
+	// machine), and a request's work runs meanwhile anyway (see
+	// [Gate.Begin]): fewer, larger transactions leave the CPU to the work.
+	batchYields = 8
 	// BatchTimeout bounds one transaction of counts.
 	BatchTimeout = 10 * time.Second
 )
 
 // meter is the per-process batcher.
 type meter struct {
-	st   store.Store
-	wait time.Duration // extra time a batch waits for more requests
+	st store.Store
+	// wait is how long a batch waits for more requests: 0 means yield
+	// while requests keep coming (batchYields), negative not at all.
+	wait time.Duration
 
 	batches, tickets atomic.Int64 // for tests and benchmarks
 
 	mu    sync.Mutex
 	queue []*ticket
 	busy  bool // a goroutine is committing; it takes the queue next
+	// While a slow store commits, the requests of the batch in commit
+	// cannot join the next one; gather waits for them, up to the last
+	// commit's time (at most maxGather), when the commit took longer
+	// than slowCommit: full is closed when the queue reaches target.
+	full       chan struct{}
+	target     int
+	lastSize   int
+	lastCommit time.Duration
 }
+
+// Limits of gather's wait for the requests of the batch in commit.
+const (
+	slowCommit = 500 * time.Microsecond
+	maxGather  = 2 * time.Millisecond
+)
 
 // A ticket is one request's count.
 type ticket struct {
@@ -54,7 +71,7 @@ type ticket struct {
 }
 
 func newMeter(st store.Store, wait time.Duration) *meter {
-	return &meter{st: st, wait: max(wait, 0)}
+	return &meter{st: st, wait: wait}
 }
 
 // enqueue asks to count one request of an account's period, up to limit;
@@ -63,6 +80,10 @@ func (m *meter) enqueue(ctx context.Context, accountID int64, period time.Time, 
 	t := &ticket{ctx: ctx, take: store.Take{AccountID: accountID, Period: period, N: 1, Limit: limit}, done: make(chan struct{})}
 	m.mu.Lock()
 	m.queue = append(m.queue, t)
+	if m.full != nil && len(m.queue) >= m.target {
+		close(m.full)
+		m.full = nil
+	}
 	if !m.busy {
 		m.busy = true
 		go m.run()
@@ -84,9 +105,7 @@ func (t *ticket) wait() (int64, bool, error) {
 // at a time; none while nothing is waiting.
 func (m *meter) run() {
 	for {
-		if m.wait > 0 {
-			time.Sleep(m.wait)
-		}
+		m.gather()
 		m.mu.Lock()
 		batch := m.queue
 		if len(batch) > MaxBatch {
@@ -100,7 +119,51 @@ func (m *meter) run() {
 			return
 		}
 		m.mu.Unlock()
+		start := time.Now()
 		m.commit(batch)
+		m.mu.Lock()
+		m.lastSize, m.lastCommit = len(batch), time.Since(start)
+		m.mu.Unlock()
+	}
+}
+
+// gather waits for more requests to join the next batch.
+func (m *meter) gather() {
+	switch {
+	case m.wait > 0:
+		time.Sleep(m.wait)
+	case m.wait == 0:
+		m.mu.Lock()
+		n := len(m.queue)
+		if m.lastCommit >= slowCommit && n < m.lastSize+n && n < MaxBatch {
+			// The clients of the last batch come back within about a
+			// round trip: let them join this one rather than wait a whole
+			// commit for the next.
+			m.target, m.full = min(m.lastSize+n, MaxBatch), make(chan struct{})
+			full := m.full
+			m.mu.Unlock()
+			t := time.NewTimer(min(m.lastCommit, maxGather))
+			select {
+			case <-full:
+			case <-t.C:
+			}
+			t.Stop()
+			m.mu.Lock()
+			m.full = nil
+			m.mu.Unlock()
+			return
+		}
+		m.mu.Unlock()
+		for range batchYields {
+			runtime.Gosched()
+			m.mu.Lock()
+			grew := len(m.queue) > n
+			n = len(m.queue)
+			m.mu.Unlock()
+			if !grew || n >= MaxBatch {
+				return
+			}
+		}
 	}
 }
 

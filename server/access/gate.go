@@ -57,8 +57,8 @@ type Config struct {
 	KeyCacheTTL time.Duration
 	// BatchWait is how long the batcher waits for more requests before it
 	// commits their counts, on top of the natural batch (the requests that
-	// arrived while the previous commit ran); 0 means DefaultBatchWait,
-	// negative no wait.
+	// arrived while the previous commit ran); 0 means it lets the other
+	// goroutines run while more keep coming, negative no wait.
 	BatchWait time.Duration
 	// RedisURL (redis:// or rediss://) shares the per-second rate limits
 	// of all instances through that Redis; "" keeps them per process. When
@@ -157,10 +157,6 @@ func New(ctx context.Context, cfg Config) (*Gate, error) {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.New(slog.DiscardHandler)
 	}
-	batchWait := cfg.BatchWait
-	if batchWait == 0 {
-		batchWait = DefaultBatchWait
-	}
 	ttl := cfg.KeyCacheTTL
 	if ttl == 0 {
 		ttl = DefaultKeyCacheTTL
@@ -168,7 +164,7 @@ func New(ctx context.Context, cfg Config) (*Gate, error) {
 	g := &Gate{
 		cfg: cfg, st: cfg.Store, now: cfg.Now, secret: secret,
 		keys:   newKeyCache(cfg.Store, ttl, cfg.Now),
-		meter:  newMeter(cfg.Store, batchWait),
+		meter:  newMeter(cfg.Store, cfg.BatchWait),
 		local:  newLocalLimits(),
 		counts: map[int64]knownCount{},
 	}
