@@ -46,6 +46,11 @@ type Config struct {
 	// ShutdownTimeout is how long ListenAndServe lets in-flight requests
 	// finish after its context ends; 0 means 15 s.
 	ShutdownTimeout time.Duration
+	// DrainDelay is how long ListenAndServe keeps serving, with /readyz
+	// answering 503, after its context ends and before the graceful
+	// shutdown starts: time for a load balancer to stop sending new
+	// requests. 0 means none (/readyz still turns 503 first).
+	DrainDelay time.Duration
 	// Logger receives one line per request; nil discards.
 	Logger *slog.Logger
 	// Gate checks keys and meters the operations. nil serves without keys

@@ -280,7 +280,9 @@ func fetchesURL(body []byte) bool {
 }
 
 // knownKey reports whether the request presents a key that the store
-// knows and has not revoked; without a Gate every request qualifies.
+// knows and has not revoked, through the gate's key cache (no store read
+// for a key seen within access.DefaultKeyCacheTTL); without a Gate every
+// request qualifies.
 func (s *Server) knownKey(r *http.Request) bool {
 	if s.cfg.Gate == nil {
 		return true
@@ -289,8 +291,8 @@ func (s *Server) knownKey(r *http.Request) bool {
 	if key == "" {
 		return false
 	}
-	k, _, err := s.cfg.Gate.Store().KeyByHash(r.Context(), access.HashKey(key))
-	return err == nil && k.API == access.API && !k.Revoked()
+	ok, err := s.cfg.Gate.Known(r.Context(), key)
+	return err == nil && ok
 }
 
 // writeOverloaded answers 503 when the work in flight leaves no room. It

@@ -55,12 +55,16 @@ func (s *Server) metered(next http.Handler) http.Handler {
 		if key != "" {
 			setKeyPrefix(r.Context(), access.PrefixOf(key))
 		}
-		d, err := s.cfg.Gate.Admit(r.Context(), key)
+		adm, err := s.cfg.Gate.Begin(r.Context(), key)
 		if err != nil {
-			s.log.Error("meter", "request_id", requestIDFrom(r.Context()), "err", err)
-			s.setGatewayHeaders(w, access.Decision{})
-			w.Header().Set("Retry-After", "1")
-			writeJSON(w, http.StatusServiceUnavailable, problem{Detail: "The service cannot check keys right now; try again shortly.", Error: "unavailable", RequestID: requestIDFrom(r.Context())})
+			s.writeMeterError(w, r, err)
+			return
+		}
+		d, final := adm.Final()
+		if !final {
+			// The work runs while the count is committed; the answer
+			// waits for it (see overlapCount).
+			s.overlapCount(w, r, adm, next)
 			return
 		}
 		s.setGatewayHeaders(w, d)
@@ -70,6 +74,14 @@ func (s *Server) metered(next http.Handler) http.Handler {
 		}
 		next.ServeHTTP(w, r)
 	})
+}
+
+// writeMeterError answers 503 when the store cannot check or count.
+func (s *Server) writeMeterError(w http.ResponseWriter, r *http.Request, err error) {
+	s.log.Error("meter", "request_id", requestIDFrom(r.Context()), "err", err)
+	s.setGatewayHeaders(w, access.Decision{})
+	w.Header().Set("Retry-After", "1")
+	writeJSON(w, http.StatusServiceUnavailable, problem{Detail: "The service cannot check keys right now; try again shortly.", Error: "unavailable", RequestID: requestIDFrom(r.Context())})
 }
 
 func (s *Server) writeRefusal(w http.ResponseWriter, d access.Decision) {

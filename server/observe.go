@@ -57,12 +57,18 @@ func (m *metrics) observe(operation string, status int, d time.Duration) {
 }
 
 // serveReady answers 200 when the server can do its work: the models are
-// loaded (they are, once New returned) and the store answers.
+// loaded (they are, once New returned), the store answers (Store.Ping) and
+// the server is not shutting down (503 "draining" from the moment its
+// context ends, see Config.DrainDelay).
 func (s *Server) serveReady(w http.ResponseWriter, r *http.Request) {
+	if s.draining.Load() {
+		writeJSON(w, http.StatusServiceUnavailable, map[string]string{"status": "draining", "detail": "the server is shutting down"})
+		return
+	}
 	if s.cfg.Gate != nil {
 		ctx, cancel := context.WithTimeout(r.Context(), 2*time.Second)
 		defer cancel()
-		if _, err := s.cfg.Gate.Store().Used(ctx, 0, time.Time{}); err != nil {
+		if err := s.cfg.Gate.Store().Ping(ctx); err != nil {
 			s.log.Warn("not ready", "err", err)
 			writeJSON(w, http.StatusServiceUnavailable, map[string]string{"status": "unavailable", "detail": "the store does not answer"})
 			return

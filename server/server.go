@@ -18,6 +18,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/textanalysis/go-textanalysis/server/access"
@@ -43,7 +44,14 @@ type Server struct {
 	work       *workLimiter // nil: no cap on concurrent work
 	fetches    *workLimiter // nil: no cap on concurrent page fetches
 	bodies     *workLimiter // nil: no cap on POST body bytes held
+	// draining is set when shutdown begins: /readyz answers 503 from then.
+	draining atomic.Bool
 }
+
+// StartupTimeout bounds the store I/O of New (the docs console's key), so
+// that a database that does not answer fails the start instead of hanging
+// it.
+const StartupTimeout = 30 * time.Second
 
 // MaxHeaderBytes caps a request's line and headers together: 64 KiB,
 // answered 431 above it (the http.Server is given 4 KiB less, the slack
@@ -77,7 +85,10 @@ func New(cfg Config, an *textanalysis.Analyzer) (*Server, error) {
 	}
 	s.openapi = doc
 	if s.cfg.Gate != nil {
-		key, err := s.cfg.Gate.SandboxKey(context.Background())
+		// New has no context: its store I/O gets StartupTimeout.
+		ctx, cancel := context.WithTimeout(context.Background(), StartupTimeout)
+		key, err := s.cfg.Gate.SandboxKey(ctx)
+		cancel()
 		if err != nil {
 			return nil, fmt.Errorf("server: sandbox key: %w", err)
 		}
@@ -185,6 +196,19 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	case err := <-errc:
 		return err
 	case <-ctx.Done():
+	}
+	// Not ready from now: a load balancer polling /readyz stops sending
+	// new requests during DrainDelay, while this process still serves.
+	s.draining.Store(true)
+	if s.cfg.DrainDelay > 0 {
+		s.log.Info("draining before shutdown", "delay", s.cfg.DrainDelay)
+		t := time.NewTimer(s.cfg.DrainDelay)
+		select {
+		case err := <-errc:
+			t.Stop()
+			return err
+		case <-t.C:
+		}
 	}
 	shutdownCtx, cancel := context.WithTimeout(context.Background(), s.cfg.ShutdownTimeout)
 	defer cancel()

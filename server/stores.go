@@ -21,24 +21,59 @@ const DefaultDatabase = "textanalysis.db"
 // "postgres://…" (or "postgresql://…") for PostgreSQL, "sqlite:PATH" or a
 // plain file path for SQLite. Migrations run before it returns.
 func OpenStore(ctx context.Context, url string) (store.Store, error) {
+	return openStore(ctx, url, storeOpeners{sqlite: func(ctx context.Context, p string) (store.Store, error) { return sqlite.Open(ctx, p) },
+		postgres: func(ctx context.Context, u string) (store.Store, error) { return postgres.Open(ctx, u) }})
+}
+
+// OpenStoreNoMigrate is OpenStore for a deployment that migrates as its own
+// step (MigrateStore): it changes no schema, and fails with
+// store.ErrSchemaOld when the schema is older than this program's. A newer
+// schema compatible with this program (the next release's) is used.
+func OpenStoreNoMigrate(ctx context.Context, url string) (store.Store, error) {
+	return openStore(ctx, url, storeOpeners{sqlite: func(ctx context.Context, p string) (store.Store, error) { return sqlite.OpenNoMigrate(ctx, p) },
+		postgres: func(ctx context.Context, u string) (store.Store, error) { return postgres.OpenNoMigrate(ctx, u) }})
+}
+
+// MigrateStore brings the schema of the database a URL names (as for
+// OpenStore) to this program's version, and returns the versions before
+// and after.
+func MigrateStore(ctx context.Context, url string) (from, to int, err error) {
+	_, err = openStore(ctx, url, storeOpeners{
+		sqlite: func(ctx context.Context, p string) (store.Store, error) {
+			from, to, err = sqlite.Migrate(ctx, p)
+			return nil, err
+		},
+		postgres: func(ctx context.Context, u string) (store.Store, error) {
+			from, to, err = postgres.Migrate(ctx, u)
+			return nil, err
+		},
+	})
+	return from, to, err
+}
+
+type storeOpeners struct {
+	sqlite, postgres func(ctx context.Context, s string) (store.Store, error)
+}
+
+func openStore(ctx context.Context, url string, open storeOpeners) (store.Store, error) {
 	switch {
 	case url == "":
-		return sqlite.Open(ctx, DefaultDatabase)
+		return open.sqlite(ctx, DefaultDatabase)
 	case strings.HasPrefix(url, "postgres://"), strings.HasPrefix(url, "postgresql://"):
-		st, err := postgres.Open(ctx, url)
+		st, err := open.postgres(ctx, url)
 		if err != nil {
 			// The URL may hold a password: name only the kind of store.
 			return nil, fmt.Errorf("server: open PostgreSQL store: %w", err)
 		}
 		return st, nil
 	case strings.HasPrefix(url, "sqlite://"):
-		return sqlite.Open(ctx, strings.TrimPrefix(url, "sqlite://"))
+		return open.sqlite(ctx, strings.TrimPrefix(url, "sqlite://"))
 	case strings.HasPrefix(url, "sqlite:"):
-		return sqlite.Open(ctx, strings.TrimPrefix(url, "sqlite:"))
+		return open.sqlite(ctx, strings.TrimPrefix(url, "sqlite:"))
 	case strings.Contains(url, "://"):
 		return nil, fmt.Errorf("server: unsupported database URL scheme %q (postgres:// or a SQLite path)", url[:strings.Index(url, "://")])
 	}
-	return sqlite.Open(ctx, url)
+	return open.sqlite(ctx, url)
 }
 
 // Defaults of [RunPurge].

@@ -68,6 +68,7 @@ finished but some of its lines failed (each such line has an "error").`,
 			sentimentCommand(analyzer),
 			qaCommand(analyzer),
 			serveCommand(),
+			migrateCommand(),
 			keysCommand(),
 			usageCommand(),
 		},
@@ -243,6 +244,10 @@ Examples:
 			&cli.BoolFlag{Name: "allow-private", EnvVars: []string{"TEXTANALYSIS_ALLOW_PRIVATE"}, Usage: "let URL fetches reach private and loopback addresses (testing only; never in production)"},
 			&cli.StringFlag{Name: "mail-dir", EnvVars: []string{"TEXTANALYSIS_MAIL_DIR"}, Usage: "without SMTP, write the developer site's mails whole as files in `DIR` (development: the log redacts their links)"},
 			&cli.BoolFlag{Name: "no-keys", EnvVars: []string{"TEXTANALYSIS_NO_KEYS"}, Usage: "serve without keys, metering or developer site (local development only)"},
+			&cli.BoolFlag{Name: "migrate", Value: true, EnvVars: []string{"TEXTANALYSIS_MIGRATE"}, Usage: "migrate the database's schema at start; --migrate=false when deployments run textanalysis migrate as their own step (the server then refuses an older schema, and uses a newer one that is compatible)"},
+			&cli.StringFlag{Name: "redis-url", EnvVars: []string{"TEXTANALYSIS_REDIS_URL"}, Usage: "share the per-second rate limits of all instances through the Redis at `URL` (redis:// or rediss://; set a password through the environment, not the flag); without it each instance keeps its own; when Redis fails, each falls back to its own and logs it"},
+			&cli.DurationFlag{Name: "key-cache", Value: access.DefaultKeyCacheTTL, EnvVars: []string{"TEXTANALYSIS_KEY_CACHE"}, Usage: "remember a key and its plan for `DURATION`: a key revoked or a plan changed elsewhere takes effect on this instance within it (negative: read the store for every request)"},
+			&cli.DurationFlag{Name: "drain-delay", EnvVars: []string{"TEXTANALYSIS_DRAIN_DELAY"}, Usage: "on SIGINT or SIGTERM, answer /readyz with 503 and keep serving for `DURATION` before the graceful shutdown (e.g. 5s behind a load balancer that polls /readyz)"},
 			&cli.Float64Flag{Name: "rate-scale", Value: 1, EnvVars: []string{"TEXTANALYSIS_RATE_SCALE"}, Usage: "multiply every plan's per-second rate limit by `X` (load tests)"},
 			&cli.IntFlag{Name: "max-conns", Value: server.DefaultMaxConns, EnvVars: []string{"TEXTANALYSIS_MAX_CONNS"}, Usage: "most open connections, `N` (negative: no cap); more are closed at once"},
 			&cli.IntFlag{Name: "max-conns-per-addr", Value: server.DefaultMaxConnsPerAddr, EnvVars: []string{"TEXTANALYSIS_MAX_CONNS_PER_ADDR"}, Usage: "most open connections from one client address (IPv6: one /64), `N` (negative: no cap); trusted proxies are exempt"},
@@ -258,6 +263,7 @@ Examples:
 			cfg := server.Config{Addr: c.String("addr"), BaseURL: c.String("base-url"), DeveloperURL: c.String("developer-url"), OperatorEmail: c.String("operator-email"), Logger: logger}
 			cfg.MaxConns, cfg.MaxConnsPerAddr, cfg.MaxWork, cfg.MaxFetches = c.Int("max-conns"), c.Int("max-conns-per-addr"), c.Int64("max-work"), c.Int("max-fetches")
 			cfg.AdminAddr = c.String("admin-addr")
+			cfg.DrainDelay = c.Duration("drain-delay")
 			if cfg.AdminAddr == "" {
 				cfg.AdminAddr = "off"
 			}
@@ -290,7 +296,15 @@ Examples:
 				return err
 			}
 			if !c.Bool("no-keys") {
-				st, err := server.OpenStore(c.Context, os.Getenv("TEXTANALYSIS_DATABASE_URL"))
+				// Start-up I/O (connect, migrate, read the secret) has a
+				// deadline: a database that does not answer fails the start.
+				startCtx, cancelStart := context.WithTimeout(c.Context, server.StartupTimeout)
+				defer cancelStart()
+				open := server.OpenStore
+				if !c.Bool("migrate") {
+					open = server.OpenStoreNoMigrate
+				}
+				st, err := open(startCtx, os.Getenv("TEXTANALYSIS_DATABASE_URL"))
 				if err != nil {
 					return err
 				}
@@ -318,10 +332,18 @@ Examples:
 					}
 					devURL = base + "/developer"
 				}
-				gate, err := access.New(c.Context, access.Config{Store: st, Rates: rates, DeveloperURL: devURL})
+				keyCache := c.Duration("key-cache")
+				if keyCache == 0 {
+					keyCache = -1 // 0 given on purpose: no cache
+				}
+				gate, err := access.New(startCtx, access.Config{
+					Store: st, Rates: rates, DeveloperURL: devURL,
+					RedisURL: c.String("redis-url"), KeyCacheTTL: keyCache, Logger: logger.With("component", "gate"),
+				})
 				if err != nil {
 					return err
 				}
+				defer gate.Close()
 				cfg.Gate = gate
 				switch smtpURL, dir := os.Getenv("TEXTANALYSIS_SMTP_URL"), c.String("mail-dir"); {
 				case smtpURL != "" && dir != "":

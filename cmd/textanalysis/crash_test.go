@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"path/filepath"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"syscall"
@@ -78,4 +79,29 @@ func TestKillUnderLoadLosesNoCount(t *testing.T) {
 	require.NoError(t, err)
 	t.Logf("clients got %d answers 200; the store counted %d", got, used)
 	assert.GreaterOrEqual(t, used, got, "every 200 must have been counted")
+}
+
+// With Redis unreachable, serve fails open to per-process rate limits:
+// requests are served, and the log says so once, not per request.
+func TestServeWithRedisDown(t *testing.T) {
+	dir := t.TempDir()
+	db := filepath.Join(dir, "redis.db")
+	env := map[string]string{"TEXTANALYSIS_DATABASE_URL": db}
+	out := runCLI(t, env, "keys", "create", "--plan", "payg", "--email", "redis@example.com", "--json")
+	var created struct {
+		Key string `json:"key"`
+	}
+	require.NoError(t, json.Unmarshal([]byte(out), &created))
+	srv := startServe(t, dir, []string{"TEXTANALYSIS_DATABASE_URL=" + db, "TEXTANALYSIS_REDIS_URL=redis://:hunter2@127.0.0.1:1/0"})
+	for range 20 {
+		req, _ := http.NewRequest("GET", srv.base+"/sentiment?text=fine", nil)
+		req.Header.Set("X-API-Key", created.Key)
+		res, err := http.DefaultClient.Do(req)
+		require.NoError(t, err)
+		res.Body.Close()
+		assert.Equal(t, http.StatusOK, res.StatusCode)
+	}
+	logs := srv.logs.String()
+	assert.Equal(t, 1, strings.Count(logs, "redis rate limit unavailable"), logs)
+	assert.NotContains(t, logs, "hunter2")
 }

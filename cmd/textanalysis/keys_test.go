@@ -35,7 +35,9 @@ func TestKeysDeleteAccount(t *testing.T) {
 	st, err := sqlite.Open(t.Context(), db)
 	require.NoError(t, err)
 	defer st.Close()
-	gate, err := access.New(t.Context(), access.Config{Store: st})
+	// No key cache: the deletion below, by another process, shows at once
+	// (a server sees it within access.DefaultKeyCacheTTL).
+	gate, err := access.New(t.Context(), access.Config{Store: st, KeyCacheTTL: -1})
 	require.NoError(t, err)
 	for range 2 {
 		d, err := gate.Admit(t.Context(), created.Key)

@@ -23,6 +23,8 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/textanalysis/go-textanalysis/server/access"
 )
 
 // The test binary doubles as the CLI: with TEXTANALYSIS_TEST_MAIN set it
@@ -281,12 +283,18 @@ func TestKeysAndUsageCommands(t *testing.T) {
 
 	runCLI(t, env, "keys", "plan", "--email", "ops@example.com", "--plan", "free")
 	runCLI(t, env, "keys", "revoke", strconv.FormatInt(created.KeyID, 10))
-	req, _ := http.NewRequest("GET", srv.base+"/sentiment?text=ok", nil)
-	req.Header.Set("X-API-Key", created.Key)
-	res, err := http.DefaultClient.Do(req)
-	require.NoError(t, err)
-	res.Body.Close()
-	assert.Equal(t, http.StatusUnauthorized, res.StatusCode, "revoked while the server runs")
+	// The running server sees the revocation within its key cache's TTL.
+	revoked := time.Now()
+	status := func() int {
+		req, _ := http.NewRequest("GET", srv.base+"/sentiment?text=ok", nil)
+		req.Header.Set("X-API-Key", created.Key)
+		res, err := http.DefaultClient.Do(req)
+		require.NoError(t, err)
+		res.Body.Close()
+		return res.StatusCode
+	}
+	assert.Eventually(t, func() bool { return status() == http.StatusUnauthorized }, access.DefaultKeyCacheTTL+time.Second, 20*time.Millisecond, "revoked while the server runs")
+	t.Logf("revocation took effect after %v (bound %v)", time.Since(revoked), access.DefaultKeyCacheTTL)
 	assert.NotContains(t, srv.logs.String(), created.Key)
 }
 

@@ -207,6 +207,8 @@ func (g *Gate) ConfirmClaim(ctx context.Context, token string) (store.Claim, err
 	case err != nil:
 		return store.Claim{}, fmt.Errorf("access: confirm claim: %w", err)
 	}
+	// The key changed account and plan: this instance sees it at once.
+	g.keys.forget(c.From, c.Key.ID)
 	return c, nil
 }
 

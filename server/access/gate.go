@@ -8,13 +8,12 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"log/slog"
 	"math"
 	"net/http"
 	"strings"
 	"sync"
 	"time"
-
-	"golang.org/x/time/rate"
 
 	"github.com/textanalysis/go-textanalysis/server/store"
 )
@@ -51,6 +50,24 @@ type Config struct {
 	// DeveloperURL is the developer site's public address, for claim and
 	// upgrade links; "" leaves the links relative ("/developer").
 	DeveloperURL string
+	// KeyCacheTTL is how long a key, its account and plan are remembered
+	// in this process: a revoked key or a changed plan takes effect on
+	// every instance within it. 0 means DefaultKeyCacheTTL; negative, no
+	// cache (a store read per request).
+	KeyCacheTTL time.Duration
+	// BatchWait is how long the batcher waits for more requests before it
+	// commits their counts, on top of the natural batch (the requests that
+	// arrived while the previous commit ran); 0 means it lets the other
+	// goroutines run while more keep coming, negative no wait.
+	BatchWait time.Duration
+	// RedisURL (redis:// or rediss://) shares the per-second rate limits
+	// of all instances through that Redis; "" keeps them per process. When
+	// Redis fails, the gate falls back to per-process limits (fail open)
+	// and logs it, at most once per RedisLogInterval.
+	RedisURL string
+	// Logger receives the gate's own events (Redis down or back); nil
+	// discards.
+	Logger *slog.Logger
 }
 
 // A Gate authenticates keys, applies rate limits and counts requests.
@@ -60,16 +77,25 @@ type Gate struct {
 	now    func() time.Time
 	secret []byte
 
-	mu       sync.Mutex
-	limiters map[int64]*limiterEntry
-	lastGC   time.Time
+	keys   *keyCache
+	meter  *meter
+	local  *localLimits
+	shared *sharedLimits // nil without Redis
+
+	// counts are the last counts this process saw per account, for the
+	// X-Gw-Remaining of a request refused by the rate limit, which must
+	// not cost a store read.
+	countsMu sync.Mutex
+	counts   map[int64]knownCount
 }
 
-type limiterEntry struct {
-	lim  *rate.Limiter
-	plan store.Plan
-	seen time.Time
+type knownCount struct {
+	period time.Time
+	count  int64
 }
+
+// maxKnownCounts bounds Gate.counts; past it the map starts afresh.
+const maxKnownCounts = 100_000
 
 // New builds a Gate; it reads (or creates) the server's secret in the store.
 func New(ctx context.Context, cfg Config) (*Gate, error) {
@@ -128,7 +154,35 @@ func New(ctx context.Context, cfg Config) (*Gate, error) {
 	if err != nil {
 		return nil, fmt.Errorf("access: server secret: %w", err)
 	}
-	return &Gate{cfg: cfg, st: cfg.Store, now: cfg.Now, secret: secret, limiters: map[int64]*limiterEntry{}}, nil
+	if cfg.Logger == nil {
+		cfg.Logger = slog.New(slog.DiscardHandler)
+	}
+	ttl := cfg.KeyCacheTTL
+	if ttl == 0 {
+		ttl = DefaultKeyCacheTTL
+	}
+	g := &Gate{
+		cfg: cfg, st: cfg.Store, now: cfg.Now, secret: secret,
+		keys:   newKeyCache(cfg.Store, ttl, cfg.Now),
+		meter:  newMeter(cfg.Store, cfg.BatchWait),
+		local:  newLocalLimits(),
+		counts: map[int64]knownCount{},
+	}
+	if cfg.RedisURL != "" {
+		if g.shared, err = newSharedLimits(cfg.RedisURL, g.local, cfg.Logger); err != nil {
+			return nil, err
+		}
+	}
+	return g, nil
+}
+
+// Close releases the gate's connection to Redis, if any. The store is the
+// caller's to close.
+func (g *Gate) Close() error {
+	if g.shared != nil {
+		return g.shared.close()
+	}
+	return nil
 }
 
 // Store returns the store the gate counts in.
@@ -162,37 +216,89 @@ func (d Decision) Refused() bool { return d.Status != 0 }
 
 // Admit decides one metered request presenting key ("" when none):
 // authenticate, apply the rate limit (not metered), then count it against
-// the account's allowance. An error means the store failed.
+// the account's allowance. An error means the store failed. It is Begin
+// and Wait in one.
 func (g *Gate) Admit(ctx context.Context, key string) (Decision, error) {
-	d, w, err := g.authenticate(ctx, key)
-	if err != nil || d.Refused() {
-		return d, err
-	}
-	// The key's last use, for the account page: written only when the
-	// stored time is a KeyTouchInterval old, so that a busy key costs one
-	// write a minute, not one a request. A failed write must not refuse
-	// the request; the next one tries again.
-	if now := g.now(); now.Sub(d.Key.LastUsedAt) >= store.KeyTouchInterval {
-		_ = g.st.TouchKey(ctx, d.Key.ID, now.UTC())
-	}
-	if ok, wait := g.allow(d.Account); !ok {
-		used, err := g.st.Used(ctx, d.Account.ID, w.start)
-		if err != nil {
-			return Decision{}, err
-		}
-		d.Remaining = max(w.allowance-used, 0)
-		d.Status, d.Code, d.Action, d.RetryAfter = http.StatusTooManyRequests, "rate_limited", "wait", wait
-		d.RetryAt = g.now().Add(wait)
-		d.Detail = fmt.Sprintf("Too many requests per second for the %s plan; wait %d s and try again.", d.Account.Plan, ceilSeconds(wait))
-		return d, nil
-	}
-	count, ok, err := g.st.Consume(ctx, d.Account.ID, w.start, w.allowance)
+	adm, err := g.Begin(ctx, key)
 	if err != nil {
 		return Decision{}, err
 	}
+	return adm.Wait()
+}
+
+// An Admission is a metered request on its way through the gate: its key
+// and rate limit are checked, and its count is being committed (see
+// [Gate.Begin]).
+type Admission struct {
+	g      *Gate
+	d      Decision
+	w      window
+	t      *ticket // nil when d is final
+	waited bool
+	err    error
+}
+
+// Begin starts deciding a metered request, as Admit does, without waiting
+// for its count to be committed: the caller may do the request's work
+// meanwhile, and must not answer before [Admission.Wait] says it was
+// admitted. Refusals that need no count (a bad key, the rate limit, an
+// allowance this process knows is used up) are final at once (see
+// [Admission.Final]). The rate limit comes before any store call, so a
+// flood of refused requests costs the database nothing. An error means
+// the store failed.
+func (g *Gate) Begin(ctx context.Context, key string) (*Admission, error) {
+	d, w, e, err := g.authenticate(ctx, key)
+	if err != nil {
+		return nil, err
+	}
+	adm := &Admission{g: g, d: d, w: w}
+	if d.Refused() {
+		return adm, nil
+	}
+	if ok, wait := g.allow(ctx, d.Account); !ok {
+		used, err := g.knownUsed(ctx, d.Account.ID, w.start)
+		if err != nil {
+			return nil, err
+		}
+		adm.d.Remaining = max(w.allowance-used, 0)
+		adm.d.Status, adm.d.Code, adm.d.Action, adm.d.RetryAfter = http.StatusTooManyRequests, "rate_limited", "wait", wait
+		adm.d.RetryAt = g.now().Add(wait)
+		adm.d.Detail = fmt.Sprintf("Too many requests per second for the %s plan; wait %d s and try again.", d.Account.Plan, ceilSeconds(wait))
+		return adm, nil
+	}
+	g.touch(ctx, e)
+	adm.t = g.meter.enqueue(ctx, d.Account.ID, w.start, w.allowance)
+	if g.usedUp(d.Account.ID, w.start, w.allowance) {
+		// Most likely a refusal: decide it before any work is done.
+		adm.Wait()
+	}
+	return adm, nil
+}
+
+// Final returns the decision when it is known without waiting: a refusal
+// before any count, or a count already waited for.
+func (a *Admission) Final() (Decision, bool) {
+	return a.d, a.t == nil || a.waited
+}
+
+// Wait waits until the request's count is durable and returns the
+// decision: admitted, or refused because the allowance is used up. An
+// error means the store failed. Calling it again returns the same.
+func (a *Admission) Wait() (Decision, error) {
+	if a.t == nil || a.waited {
+		return a.d, a.err
+	}
+	a.waited = true
+	g, d, w := a.g, &a.d, a.w
+	count, ok, err := a.t.wait()
+	if err != nil {
+		a.d, a.err = Decision{}, err
+		return a.d, a.err
+	}
+	g.noteCount(d.Account.ID, w.start, count)
 	d.Remaining = max(w.allowance-count, 0)
 	if ok {
-		return d, nil
+		return *d, nil
 	}
 	d.Status, d.Code = http.StatusTooManyRequests, "allowance_exhausted"
 	switch d.Account.Plan {
@@ -212,13 +318,13 @@ func (g *Gate) Admit(ctx context.Context, key string) (Decision, error) {
 		d.RetryAfter = w.reset.Sub(g.now())
 		d.Detail = fmt.Sprintf("The console's sandbox allowance of %d requests is used up until %s. Get a free key of your own at the developer site.", w.allowance, w.reset.Format(time.RFC3339))
 	}
-	return d, nil
+	return *d, nil
 }
 
 // Peek reports a key's allowance without counting, for responses that are
 // not metered but presented a key. A refusal (bad key) is returned as is.
 func (g *Gate) Peek(ctx context.Context, key string) (Decision, error) {
-	d, w, err := g.authenticate(ctx, key)
+	d, w, _, err := g.authenticate(ctx, key)
 	if err != nil || d.Refused() {
 		return d, err
 	}
@@ -230,9 +336,9 @@ func (g *Gate) Peek(ctx context.Context, key string) (Decision, error) {
 	return d, nil
 }
 
-func (g *Gate) authenticate(ctx context.Context, key string) (Decision, window, error) {
-	refuse := func(code, detail string) (Decision, window, error) {
-		return Decision{Status: http.StatusUnauthorized, Code: code, Detail: detail}, window{}, nil
+func (g *Gate) authenticate(ctx context.Context, key string) (Decision, window, *keyEntry, error) {
+	refuse := func(code, detail string) (Decision, window, *keyEntry, error) {
+		return Decision{Status: http.StatusUnauthorized, Code: code, Detail: detail}, window{}, nil, nil
 	}
 	if key == "" {
 		return refuse("missing_key", "An API key is required: send it in the X-API-Key header or as Authorization: Bearer <key>.")
@@ -240,13 +346,14 @@ func (g *Gate) authenticate(ctx context.Context, key string) (Decision, window, 
 	if !ours(key) {
 		return refuse("invalid_key", "This is not a key of this API. Keys start with ta_live_, ta_trial_ or ta_sbx_.")
 	}
-	k, a, err := g.st.KeyByHash(ctx, HashKey(key))
+	e, err := g.keys.get(ctx, HashKey(key))
 	if errors.Is(err, store.ErrNotFound) {
 		return refuse("invalid_key", "Unknown API key.")
 	}
 	if err != nil {
-		return Decision{}, window{}, err
+		return Decision{}, window{}, nil, err
 	}
+	k, a := e.key, e.account
 	if k.API != API {
 		return refuse("invalid_key", "This key was issued for another API.")
 	}
@@ -260,46 +367,97 @@ func (g *Gate) authenticate(ctx context.Context, key string) (Decision, window, 
 		d.Status, d.Code, d.ClaimURL = http.StatusUnauthorized, "trial_expired", g.ClaimURL(k)
 		d.Detail = "This trial key expired. Claim it with an e-mail address at claim_url to keep using it on the Free plan."
 		d.Metered = false
-		return d, w, nil
+		return d, w, e, nil
 	}
-	return d, w, nil
+	return d, w, e, nil
 }
 
-// allow applies the plan's per-second rate limit of an account, kept in
-// this process.
-func (g *Gate) allow(a store.Account) (bool, time.Duration) {
+// allow applies the plan's per-second rate limit of an account: shared
+// through Redis when configured, else (or while Redis fails) kept in this
+// process.
+func (g *Gate) allow(ctx context.Context, a store.Account) (bool, time.Duration) {
 	r := g.cfg.Rates[a.Plan]
 	if r.PerSecond <= 0 {
 		return true, 0
 	}
+	if g.shared != nil {
+		return g.shared.allow(ctx, a, r, g.now())
+	}
+	return g.local.allow(a, r, g.now())
+}
+
+// touch records the key's last use, for the account page: at most once
+// per KeyTouchInterval per key and process (the cache remembers when), so
+// that a busy key costs one write a minute, not one a request. A failed
+// write must not refuse the request; the next interval tries again.
+func (g *Gate) touch(ctx context.Context, e *keyEntry) {
 	now := g.now()
-	g.mu.Lock()
-	e := g.limiters[a.ID]
-	if e == nil || e.plan != a.Plan {
-		e = &limiterEntry{lim: rate.NewLimiter(rate.Limit(r.PerSecond), max(r.Burst, 1)), plan: a.Plan}
-		g.limiters[a.ID] = e
+	last := e.touched.Load()
+	if last != 0 && now.Sub(time.Unix(0, last)) < store.KeyTouchInterval {
+		return
 	}
-	e.seen = now
-	// Forget idle accounts now and then, so the map stays the size of the
-	// active set.
-	if now.Sub(g.lastGC) > time.Minute {
-		for id, e := range g.limiters {
-			if now.Sub(e.seen) > 10*time.Minute {
-				delete(g.limiters, id)
-			}
-		}
-		g.lastGC = now
+	if !e.touched.CompareAndSwap(last, now.UnixNano()) {
+		return // another request of this key writes it
 	}
-	g.mu.Unlock()
-	res := e.lim.ReserveN(now, 1)
-	if !res.OK() {
-		return false, time.Second
+	_ = g.st.TouchKey(ctx, e.key.ID, now.UTC())
+}
+
+// noteCount remembers an account's count as the batcher reported it.
+func (g *Gate) noteCount(accountID int64, period time.Time, count int64) {
+	g.countsMu.Lock()
+	defer g.countsMu.Unlock()
+	if len(g.counts) >= maxKnownCounts {
+		g.counts = map[int64]knownCount{}
 	}
-	if delay := res.DelayFrom(now); delay > 0 {
-		res.CancelAt(now)
-		return false, delay
+	if c, ok := g.counts[accountID]; !ok || !c.period.Equal(period) || c.count < count {
+		g.counts[accountID] = knownCount{period, count}
 	}
-	return true, 0
+}
+
+// usedUp reports whether this process saw the account's allowance used up
+// in this period: counts only grow within a period, so the next count
+// will be refused unless the allowance was raised.
+func (g *Gate) usedUp(accountID int64, period time.Time, allowance int64) bool {
+	g.countsMu.Lock()
+	defer g.countsMu.Unlock()
+	c, ok := g.counts[accountID]
+	return ok && c.period.Equal(period) && c.count >= allowance
+}
+
+// knownUsed is the count this process last saw for an account's period,
+// read from the store only when it has seen none. Other instances' counts
+// since then are missing: a refused request's X-Gw-Remaining may be a
+// little high, never the allowance itself.
+func (g *Gate) knownUsed(ctx context.Context, accountID int64, period time.Time) (int64, error) {
+	g.countsMu.Lock()
+	c, ok := g.counts[accountID]
+	g.countsMu.Unlock()
+	if ok && c.period.Equal(period) {
+		return c.count, nil
+	}
+	used, err := g.st.Used(ctx, accountID, period)
+	if err != nil {
+		return 0, err
+	}
+	g.noteCount(accountID, period, used)
+	return used, nil
+}
+
+// Known reports whether key is a key of this API that is known and not
+// revoked, from the key cache (see KeyCacheTTL). An error means the store
+// failed.
+func (g *Gate) Known(ctx context.Context, key string) (bool, error) {
+	if !ours(key) {
+		return false, nil
+	}
+	e, err := g.keys.get(ctx, HashKey(key))
+	if errors.Is(err, store.ErrNotFound) {
+		return false, nil
+	}
+	if err != nil {
+		return false, err
+	}
+	return e.key.API == API && !e.key.Revoked(), nil
 }
 
 func ceilSeconds(d time.Duration) int64 {

@@ -249,6 +249,8 @@ func (g *Gate) RevokeAccountKey(ctx context.Context, a store.Account, keyID int6
 	if err := g.st.RevokeKey(ctx, keyID, g.now().UTC()); err != nil {
 		return fmt.Errorf("access: revoke: %w", err)
 	}
+	// This instance refuses the key at once; others within KeyCacheTTL.
+	g.keys.forget(0, keyID)
 	return nil
 }
 

@@ -1,8 +1,10 @@
 package store
 
 import (
+	"cmp"
 	"context"
 	"errors"
+	"slices"
 	"time"
 )
 
@@ -80,6 +82,39 @@ const KeyTouchInterval = time.Minute
 
 // Revoked reports whether the key was revoked.
 func (k Key) Revoked() bool { return !k.RevokedAt.IsZero() }
+
+// A Take asks [Store.ConsumeBatch] to count N requests against an
+// account's period, of which at most Limit may be counted in all.
+type Take struct {
+	AccountID int64
+	Period    time.Time
+	N         int64
+	Limit     int64
+}
+
+// A Taken is what [Store.ConsumeBatch] did with one [Take]: Granted of its
+// N requests were counted, min(N, Limit − the count before), never
+// negative, and Count is the period's count after them. Err is ErrNotFound
+// for an unknown account, and nothing was counted for it.
+type Taken struct {
+	Granted int64
+	Count   int64
+	Err     error
+}
+
+// TakeOrder returns the indexes of takes sorted by account and period,
+// stably: the order a store applies them in, so that concurrent batches
+// lock rows in one order and never deadlock.
+func TakeOrder(takes []Take) []int {
+	order := make([]int, len(takes))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, b int) int {
+		return cmp.Or(cmp.Compare(takes[a].AccountID, takes[b].AccountID), takes[a].Period.Compare(takes[b].Period))
+	})
+	return order
+}
 
 // Usage is one account's count for one period, for reports and invoices.
 type Usage struct {
@@ -291,6 +326,14 @@ type Store interface {
 	// when the count is below limit it is incremented and (new count, true)
 	// returned; otherwise (current count, false) and nothing changes.
 	Consume(ctx context.Context, accountID int64, period time.Time, limit int64) (int64, bool, error)
+	// ConsumeBatch counts several takes (see [Take]) in one transaction:
+	// when it returns without error every Granted count is durable, and
+	// when it returns an error none was made. It returns one Taken per
+	// take, in order; takes of one account and period are applied in
+	// order, each seeing the counts of those before it. Concurrent calls,
+	// from any process, never count past a take's Limit together. It is the
+	// group commit of [access]'s batcher: one transaction for many requests.
+	ConsumeBatch(ctx context.Context, takes []Take) ([]Taken, error)
 	// Used returns the count of an account's period (0 when none).
 	Used(ctx context.Context, accountID int64, period time.Time) (int64, error)
 	// UsageSince returns every account's counts for periods starting at or
@@ -366,6 +409,9 @@ type Store interface {
 	// Secret returns the named server secret, creating it with generate
 	// when it does not exist yet; concurrent callers all get the same value.
 	Secret(ctx context.Context, name string, generate func() ([]byte, error)) ([]byte, error)
+
+	// Ping checks that the database answers, for a readiness probe.
+	Ping(ctx context.Context) error
 
 	// Close releases the database.
 	Close() error

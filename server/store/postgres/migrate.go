@@ -6,6 +6,8 @@ import (
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/textanalysis/go-textanalysis/server/store"
 )
 
 // migrations are the schema's versions in order: migrations[i] takes the
@@ -126,42 +128,74 @@ CREATE INDEX plan_requests_account_id ON plan_requests (account_id);
 // different schemas of one database don't wait for each other.
 const lockKey = 0x7461 // "ta"
 
+// SchemaVersion is the newest schema version this program writes.
+func SchemaVersion() int { return len(migrations) }
+
+// compatibleFrom[i] is the oldest program schema version that works with
+// schema version i+1 (see [store.CheckSchema]); from version 4 on, a
+// migration keeps the previous release working: compatibleFrom[i] = i.
+// Keep it in step with the SQLite store's.
+var compatibleFrom = []int{1, 2, 3}
+
 // migrate brings the schema to the newest version in one transaction,
 // under an advisory lock, so that processes starting at once apply each
-// migration exactly once.
-func migrate(ctx context.Context, pool *pgxpool.Pool) error {
+// migration exactly once; with apply false it only checks that this
+// program can use the schema (store.ErrSchemaOld, store.ErrSchemaNew). It
+// returns the versions before and after.
+func migrate(ctx context.Context, pool *pgxpool.Pool, apply bool) (from, to int, err error) {
+	from, err = runMigrations(ctx, pool, apply)
+	if err != nil || !apply {
+		return from, from, err
+	}
+	return from, max(from, len(migrations)), nil
+}
+
+func runMigrations(ctx context.Context, pool *pgxpool.Pool, apply bool) (version int, err error) {
 	tx, err := pool.Begin(ctx)
 	if err != nil {
-		return fmt.Errorf("postgres: migrate: %w", err)
+		return version, fmt.Errorf("postgres: migrate: %w", err)
 	}
 	defer tx.Rollback(ctx)
 	if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock($1, hashtext(current_schema()))`, int32(lockKey)); err != nil {
-		return fmt.Errorf("postgres: migrate: lock: %w", err)
+		return version, fmt.Errorf("postgres: migrate: lock: %w", err)
 	}
 	if _, err := tx.Exec(ctx, `CREATE TABLE IF NOT EXISTS schema_version (
 		version    INTEGER PRIMARY KEY,
 		applied_at TIMESTAMPTZ NOT NULL DEFAULT now()
-	)`); err != nil {
-		return fmt.Errorf("postgres: migrate: %w", err)
+	);
+	CREATE TABLE IF NOT EXISTS schema_compat (
+		version         INTEGER PRIMARY KEY,
+		compatible_from INTEGER NOT NULL -- the oldest program version that works with it
+	)`, pgx.QueryExecModeSimpleProtocol); err != nil {
+		return version, fmt.Errorf("postgres: migrate: %w", err)
 	}
-	var version int
 	if err := tx.QueryRow(ctx, `SELECT COALESCE(MAX(version), 0) FROM schema_version`).Scan(&version); err != nil {
-		return fmt.Errorf("postgres: migrate: %w", err)
+		return version, fmt.Errorf("postgres: migrate: %w", err)
 	}
-	if version > len(migrations) {
-		return fmt.Errorf("postgres: migrate: database schema version %d is newer than this program's %d", version, len(migrations))
+	var compat int
+	if err := tx.QueryRow(ctx, `SELECT COALESCE(MAX(compatible_from), 0) FROM schema_compat WHERE version = $1`, version).Scan(&compat); err != nil {
+		return version, fmt.Errorf("postgres: migrate: %w", err)
+	}
+	if err := store.CheckSchema(version, compat, len(migrations), apply); err != nil {
+		return version, fmt.Errorf("postgres: %w", err)
+	}
+	if !apply || version >= len(migrations) {
+		return version, nil // nothing to write; the deferred rollback ends it
 	}
 	for v := version; v < len(migrations); v++ {
 		// The simple protocol runs a script of several statements.
 		if _, err := tx.Exec(ctx, migrations[v], pgx.QueryExecModeSimpleProtocol); err != nil {
-			return fmt.Errorf("postgres: migrate to version %d: %w", v+1, err)
+			return version, fmt.Errorf("postgres: migrate to version %d: %w", v+1, err)
 		}
 		if _, err := tx.Exec(ctx, `INSERT INTO schema_version (version) VALUES ($1)`, v+1); err != nil {
-			return fmt.Errorf("postgres: migrate to version %d: %w", v+1, err)
+			return version, fmt.Errorf("postgres: migrate to version %d: %w", v+1, err)
+		}
+		if _, err := tx.Exec(ctx, `INSERT INTO schema_compat (version, compatible_from) VALUES ($1, $2)`, v+1, compatibleFrom[v]); err != nil {
+			return version, fmt.Errorf("postgres: migrate to version %d: %w", v+1, err)
 		}
 	}
 	if err := tx.Commit(ctx); err != nil {
-		return fmt.Errorf("postgres: migrate: %w", err)
+		return version, fmt.Errorf("postgres: migrate: %w", err)
 	}
-	return nil
+	return version, nil
 }

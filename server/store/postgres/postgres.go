@@ -26,14 +26,38 @@ var _ store.Store = (*Store)(nil)
 
 // Open connects to the database at url (a postgres:// URL or key=value
 // connection string, as pgx reads it) and migrates its schema to the
-// current version. Several processes may open one database at once. The
-// pool holds up to max(16, 4×GOMAXPROCS) connections unless the URL sets
-// pool_max_conns.
+// current version (a newer schema that declares itself compatible with
+// this program is used as it is). Several processes may open one database
+// at once. The pool holds up to max(16, 4×GOMAXPROCS) connections unless
+// the URL sets pool_max_conns.
 func Open(ctx context.Context, url string) (*Store, error) {
+	s, _, _, err := open(ctx, url, true)
+	return s, err
+}
+
+// OpenNoMigrate is Open for a deployment that migrates as its own step
+// (textanalysis migrate): it changes no schema, and returns
+// store.ErrSchemaOld when the schema is older than this program's.
+func OpenNoMigrate(ctx context.Context, url string) (*Store, error) {
+	s, _, _, err := open(ctx, url, false)
+	return s, err
+}
+
+// Migrate brings the schema of the database at url to this program's
+// version and returns the versions before and after.
+func Migrate(ctx context.Context, url string) (from, to int, err error) {
+	s, from, to, err := open(ctx, url, true)
+	if err != nil {
+		return from, to, err
+	}
+	return from, to, s.Close()
+}
+
+func open(ctx context.Context, url string, apply bool) (_ *Store, from, to int, _ error) {
 	cfg, err := pgxpool.ParseConfig(url)
 	if err != nil {
 		// pgx's message may quote the URL, password included.
-		return nil, errors.New("postgres: open: cannot parse the connection URL")
+		return nil, 0, 0, errors.New("postgres: open: cannot parse the connection URL")
 	}
 	if !strings.Contains(url, "pool_max_conns") {
 		// pgxpool's default, max(4, NumCPU), starves a server whose every
@@ -42,13 +66,13 @@ func Open(ctx context.Context, url string) (*Store, error) {
 	}
 	pool, err := pgxpool.NewWithConfig(ctx, cfg)
 	if err != nil {
-		return nil, fmt.Errorf("postgres: open: %w", err)
+		return nil, 0, 0, fmt.Errorf("postgres: open: %w", err)
 	}
-	if err := migrate(ctx, pool); err != nil {
+	if from, to, err = migrate(ctx, pool, apply); err != nil {
 		pool.Close()
-		return nil, err
+		return nil, from, to, err
 	}
-	return &Store{pool: pool}, nil
+	return &Store{pool: pool}, from, to, nil
 }
 
 // Close closes the pool's connections. Calling it again does nothing.
@@ -338,6 +362,102 @@ func (s *Store) Consume(ctx context.Context, accountID int64, period time.Time, 
 		return n, false, err
 	}
 	return 0, false, wrap("consume", err)
+}
+
+// The statements of ConsumeBatch. batchLockSQL makes the period's row
+// (at 0) when there is none, locks it until the transaction ends and
+// returns its count; no row comes back for an unknown account.
+// batchAddSQL then adds up to $3 requests without passing $4 (nor lowering
+// a count already past it).
+const (
+	batchLockSQL = `INSERT INTO usage_counts AS u (account_id, period, count)
+	SELECT id, $2, 0 FROM accounts WHERE id = $1
+	ON CONFLICT (account_id, period) DO UPDATE SET count = u.count
+	RETURNING u.count`
+	batchAddSQL = `UPDATE usage_counts SET count = LEAST(count + $3, GREATEST(count, $4))
+	WHERE account_id = $1 AND period = $2 RETURNING count`
+)
+
+// batchAllSQL counts all $3 requests when they fit under $4, in one
+// statement; no row comes back when they don't (or for an unknown
+// account), and nothing changes.
+const batchAllSQL = `INSERT INTO usage_counts AS u (account_id, period, count)
+	SELECT id, $2, $3::bigint FROM accounts WHERE id = $1 AND $3::bigint <= $4::bigint
+	ON CONFLICT (account_id, period) DO UPDATE SET count = u.count + $3::bigint WHERE u.count + $3::bigint <= $4::bigint
+	RETURNING u.count`
+
+// ConsumeBatch implements [store.Store]. A batch of one take that fits
+// (the usual case: one busy account, far from its limit) is one statement;
+// otherwise its statements go in one pipeline, one round trip, which
+// PostgreSQL runs as one implicit transaction: committed, durably, when
+// the batch's results are all read.
+func (s *Store) ConsumeBatch(ctx context.Context, takes []store.Take) ([]store.Taken, error) {
+	out := make([]store.Taken, len(takes))
+	if len(takes) == 0 {
+		return out, nil
+	}
+	if t := takes[0]; len(takes) == 1 && t.N > 0 && t.Limit > 0 {
+		var after int64
+		err := s.pool.QueryRow(ctx, batchAllSQL, t.AccountID, normTime(t.Period), t.N, t.Limit).Scan(&after)
+		if err == nil {
+			out[0] = store.Taken{Granted: t.N, Count: after}
+			return out, nil
+		}
+		if !errors.Is(err, pgx.ErrNoRows) {
+			return nil, wrap("consume batch", err)
+		}
+	}
+	order := store.TakeOrder(takes)
+	b := &pgx.Batch{}
+	for _, i := range order {
+		t := takes[i]
+		if t.N <= 0 || t.Limit <= 0 {
+			b.Queue(`SELECT count FROM usage_counts WHERE account_id = $1 AND period = $2`, t.AccountID, normTime(t.Period))
+			continue
+		}
+		b.Queue(batchLockSQL, t.AccountID, normTime(t.Period))
+		b.Queue(batchAddSQL, t.AccountID, normTime(t.Period), t.N, t.Limit)
+	}
+	br := s.pool.SendBatch(ctx, b)
+	defer br.Close()
+	for _, i := range order {
+		t := takes[i]
+		var before, after int64
+		err := br.QueryRow().Scan(&before)
+		if t.N <= 0 || t.Limit <= 0 {
+			if err != nil && !errors.Is(err, pgx.ErrNoRows) {
+				return nil, wrap("consume batch", err)
+			}
+			out[i].Count = before
+			continue
+		}
+		missing := errors.Is(err, pgx.ErrNoRows)
+		if err != nil && !missing {
+			return nil, wrap("consume batch", err)
+		}
+		err = br.QueryRow().Scan(&after)
+		if missing || errors.Is(err, pgx.ErrNoRows) {
+			out[i].Err = store.ErrNotFound
+			continue
+		}
+		if err != nil {
+			return nil, wrap("consume batch", err)
+		}
+		out[i].Granted, out[i].Count = after-before, after
+	}
+	// Close reads to the end of the pipeline: the commit.
+	if err := br.Close(); err != nil {
+		return nil, wrap("consume batch", err)
+	}
+	return out, nil
+}
+
+// Ping implements [store.Store].
+func (s *Store) Ping(ctx context.Context) error {
+	if err := s.pool.Ping(ctx); err != nil {
+		return wrap("ping", err)
+	}
+	return nil
 }
 
 // Used implements [store.Store].

@@ -285,3 +285,25 @@ func TestDeletedAccountLeavesNoEmail(t *testing.T) {
 	assert.NotContains(t, dump.String(), "erase.me.please")
 	assert.NotContains(t, dump.String(), "hash-of-the-key")
 }
+
+func TestSchemaCompat(t *testing.T) {
+	u := freshSchema(t)
+	storetest.SchemaCompat(t, storetest.SchemaHooks{
+		Open:          func(ctx context.Context) (store.Store, error) { return postgres.Open(ctx, u) },
+		OpenNoMigrate: func(ctx context.Context) (store.Store, error) { return postgres.OpenNoMigrate(ctx, u) },
+		Migrate:       func(ctx context.Context) (int, int, error) { return postgres.Migrate(ctx, u) },
+		Record: func(ctx context.Context, version, compat int) error {
+			conn, err := pgxpool.New(ctx, u) // pgx.Connect would pass pool_max_conns on
+			if err != nil {
+				return err
+			}
+			defer conn.Close()
+			if _, err := conn.Exec(ctx, `INSERT INTO schema_version (version) VALUES ($1)`, version); err != nil {
+				return err
+			}
+			_, err = conn.Exec(ctx, `INSERT INTO schema_compat (version, compatible_from) VALUES ($1, $2)`, version, compat)
+			return err
+		},
+		Version: postgres.SchemaVersion(),
+	})
+}

@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"time"
+
+	"github.com/textanalysis/go-textanalysis/server/store"
 )
 
 // migrations are the schema's versions in order: migrations[i] takes the
@@ -155,20 +157,38 @@ CREATE INDEX plan_requests_account_id ON plan_requests (account_id);
 `,
 }
 
-// migrate brings the schema to the newest version. It runs in one
-// IMMEDIATE transaction, so a second process opening the file at the same
-// time waits for the first and then finds nothing to do.
-func migrate(ctx context.Context, db *sql.DB) (err error) {
+// SchemaVersion is the newest schema version this program writes.
+func SchemaVersion() int { return len(migrations) }
+
+// compatibleFrom[i] is the oldest program schema version that works with
+// schema version i+1 (see [store.CheckSchema]); from version 4 on, a
+// migration keeps the previous release working: compatibleFrom[i] = i.
+var compatibleFrom = []int{1, 2, 3}
+
+// migrate brings the schema to the newest version, or with apply false
+// only checks that this program can use it (store.ErrSchemaOld,
+// store.ErrSchemaNew). It runs in one IMMEDIATE transaction, so a second
+// process opening the file at the same time waits for the first and then
+// finds nothing to do. It returns the versions before and after.
+func migrate(ctx context.Context, db *sql.DB, apply bool) (from, to int, err error) {
+	from, err = runMigrations(ctx, db, apply)
+	if err != nil || !apply {
+		return from, from, err
+	}
+	return from, max(from, len(migrations)), nil
+}
+
+func runMigrations(ctx context.Context, db *sql.DB, apply bool) (version int, err error) {
 	// Rebuilding a table that others refer to needs foreign keys off, and
 	// the pragma is a no-op inside a transaction: set it on the connection
 	// first, and check the keys by hand before committing.
 	conn, err := db.Conn(ctx)
 	if err != nil {
-		return fmt.Errorf("sqlite: migrate: %w", err)
+		return version, fmt.Errorf("sqlite: migrate: %w", err)
 	}
 	defer conn.Close()
 	if _, err := conn.ExecContext(ctx, `PRAGMA foreign_keys = OFF`); err != nil {
-		return fmt.Errorf("sqlite: migrate: %w", err)
+		return version, fmt.Errorf("sqlite: migrate: %w", err)
 	}
 	defer func() {
 		if _, ferr := conn.ExecContext(context.WithoutCancel(ctx), `PRAGMA foreign_keys = ON`); ferr != nil && err == nil {
@@ -177,44 +197,58 @@ func migrate(ctx context.Context, db *sql.DB) (err error) {
 	}()
 	tx, err := conn.BeginTx(ctx, nil) // BEGIN IMMEDIATE (_txlock)
 	if err != nil {
-		return fmt.Errorf("sqlite: migrate: begin: %w", err)
+		return version, fmt.Errorf("sqlite: migrate: begin: %w", err)
 	}
 	defer tx.Rollback()
 	if _, err := tx.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS schema_version (
 		version    INTEGER PRIMARY KEY,
 		applied_at INTEGER NOT NULL
+	) STRICT;
+	CREATE TABLE IF NOT EXISTS schema_compat (
+		version         INTEGER PRIMARY KEY,
+		compatible_from INTEGER NOT NULL -- the oldest program version that works with it
 	) STRICT`); err != nil {
-		return fmt.Errorf("sqlite: migrate: %w", err)
+		return version, fmt.Errorf("sqlite: migrate: %w", err)
 	}
-	var version int
 	if err := tx.QueryRowContext(ctx, `SELECT COALESCE(MAX(version), 0) FROM schema_version`).Scan(&version); err != nil {
-		return fmt.Errorf("sqlite: migrate: %w", err)
+		return version, fmt.Errorf("sqlite: migrate: %w", err)
 	}
-	if version > len(migrations) {
-		return fmt.Errorf("sqlite: migrate: database schema version %d is newer than this program's %d", version, len(migrations))
+	var compat int
+	if err := tx.QueryRowContext(ctx, `SELECT COALESCE(MAX(compatible_from), 0) FROM schema_compat WHERE version = ?`, version).Scan(&compat); err != nil {
+		return version, fmt.Errorf("sqlite: migrate: %w", err)
+	}
+	if err := store.CheckSchema(version, compat, len(migrations), apply); err != nil {
+		return version, fmt.Errorf("sqlite: %w", err)
+	}
+	if !apply || version >= len(migrations) {
+		return version, nil // nothing to write; the deferred rollback ends it
 	}
 	for v := version; v < len(migrations); v++ {
 		if _, err := tx.ExecContext(ctx, migrations[v]); err != nil {
-			return fmt.Errorf("sqlite: migrate to version %d: %w", v+1, err)
+			return version, fmt.Errorf("sqlite: migrate to version %d: %w", v+1, err)
 		}
 		if _, err := tx.ExecContext(ctx, `INSERT INTO schema_version (version, applied_at) VALUES (?, ?)`,
 			v+1, time.Now().UnixMicro()); err != nil {
-			return fmt.Errorf("sqlite: migrate to version %d: %w", v+1, err)
+			return version, fmt.Errorf("sqlite: migrate to version %d: %w", v+1, err)
+		}
+		if _, err := tx.ExecContext(ctx, `INSERT INTO schema_compat (version, compatible_from) VALUES (?, ?)`,
+			v+1, compatibleFrom[v]); err != nil {
+			return version, fmt.Errorf("sqlite: migrate to version %d: %w", v+1, err)
 		}
 	}
 	rows, err := tx.QueryContext(ctx, `PRAGMA foreign_key_check`)
 	if err != nil {
-		return fmt.Errorf("sqlite: migrate: %w", err)
+		return version, fmt.Errorf("sqlite: migrate: %w", err)
 	}
 	bad := rows.Next()
 	if err := errors.Join(rows.Err(), rows.Close()); err != nil {
-		return fmt.Errorf("sqlite: migrate: foreign key check: %w", err)
+		return version, fmt.Errorf("sqlite: migrate: foreign key check: %w", err)
 	}
 	if bad {
-		return errors.New("sqlite: migrate: foreign key check failed")
+		return version, errors.New("sqlite: migrate: foreign key check failed")
 	}
 	if err := tx.Commit(); err != nil {
-		return fmt.Errorf("sqlite: migrate: %w", err)
+		return version, fmt.Errorf("sqlite: migrate: %w", err)
 	}
-	return nil
+	return version, nil
 }

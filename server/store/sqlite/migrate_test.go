@@ -1,6 +1,7 @@
 package sqlite
 
 import (
+	"context"
 	"database/sql"
 	"path/filepath"
 	"testing"
@@ -10,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/textanalysis/go-textanalysis/server/store"
+	"github.com/textanalysis/go-textanalysis/server/store/storetest"
 )
 
 // TestMigrateFromVersion1 upgrades a file written by the first schema,
@@ -73,4 +75,24 @@ func TestMigrateFromVersion1(t *testing.T) {
 	nk, err := st.CreateKey(ctx, store.Key{AccountID: b.ID, Prefix: "ta_live_c", Hash: "h-6", Kind: "live", API: "textanalysis"})
 	require.NoError(t, err)
 	assert.Equal(t, int64(6), nk.ID)
+}
+
+func TestSchemaCompat(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "schema.db")
+	storetest.SchemaCompat(t, storetest.SchemaHooks{
+		Open:          func(ctx context.Context) (store.Store, error) { return Open(ctx, path) },
+		OpenNoMigrate: func(ctx context.Context) (store.Store, error) { return OpenNoMigrate(ctx, path) },
+		Migrate:       func(ctx context.Context) (int, int, error) { return Migrate(ctx, path) },
+		Record: func(ctx context.Context, version, compat int) error {
+			db, err := sql.Open("sqlite", path)
+			if err != nil {
+				return err
+			}
+			defer db.Close()
+			_, err = db.ExecContext(ctx, `INSERT INTO schema_version (version, applied_at) VALUES (?1, 0);
+				INSERT INTO schema_compat (version, compatible_from) VALUES (?1, ?2)`, version, compat)
+			return err
+		},
+		Version: len(migrations),
+	})
 }

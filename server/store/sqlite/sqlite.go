@@ -30,6 +30,9 @@ type Store struct {
 
 	// The statements of every request, prepared once.
 	consume, used, keyByHash *sql.Stmt
+	// ConsumeBatch's, on the writer: the whole take in one statement, or
+	// the count before, and the upsert.
+	batchAll, batchUsed, batchAdd *sql.Stmt
 
 	closeOnce sync.Once
 	closeErr  error
@@ -39,15 +42,40 @@ var _ store.Store = (*Store)(nil)
 
 // Open opens the SQLite database at path (DefaultPath when empty),
 // creating it when it does not exist, and migrates its schema to the
-// current version. Several processes may open one file at once.
+// current version (a newer schema that declares itself compatible with
+// this program is used as it is). Several processes may open one file at
+// once.
 func Open(ctx context.Context, path string) (*Store, error) {
+	s, _, _, err := open(ctx, path, true)
+	return s, err
+}
+
+// OpenNoMigrate is Open for a deployment that migrates as its own step
+// (textanalysis migrate): it changes no schema, and returns
+// store.ErrSchemaOld when the schema is older than this program's.
+func OpenNoMigrate(ctx context.Context, path string) (*Store, error) {
+	s, _, _, err := open(ctx, path, false)
+	return s, err
+}
+
+// Migrate brings the schema of the database at path to this program's
+// version and returns the versions before and after.
+func Migrate(ctx context.Context, path string) (from, to int, err error) {
+	s, from, to, err := open(ctx, path, true)
+	if err != nil {
+		return from, to, err
+	}
+	return from, to, s.Close()
+}
+
+func open(ctx context.Context, path string, apply bool) (_ *Store, from, to int, _ error) {
 	if path == "" {
 		path = DefaultPath
 	}
 	// The driver reads parameters after the first '?', and ":memory:"
 	// would give the two pools two different databases.
 	if strings.ContainsRune(path, '?') || path == ":memory:" || strings.HasPrefix(path, "file:") {
-		return nil, fmt.Errorf("sqlite: open %q: the path must name a file", path)
+		return nil, from, to, fmt.Errorf("sqlite: open %q: the path must name a file", path)
 	}
 	busy := fmt.Sprint(BusyTimeout.Milliseconds())
 	// secure_delete overwrites what DeleteAccount and Purge remove, so an
@@ -55,20 +83,23 @@ func Open(ctx context.Context, path string) (*Store, error) {
 	w, err := sql.Open("sqlite", path+"?_busy_timeout="+busy+
 		"&_synchronous=NORMAL&_foreign_keys=1&_txlock=immediate&_pragma=secure_delete(1)")
 	if err != nil {
-		return nil, fmt.Errorf("sqlite: open: %w", err)
+		return nil, from, to, fmt.Errorf("sqlite: open: %w", err)
 	}
 	w.SetMaxOpenConns(1)
 	w.SetMaxIdleConns(1)
 	w.SetConnMaxIdleTime(0)
 	w.SetConnMaxLifetime(0)
-	if err := retryBusy(ctx, func() error { return setup(ctx, w) }); err != nil {
+	if err := retryBusy(ctx, func() (err error) {
+		from, to, err = setup(ctx, w, apply)
+		return err
+	}); err != nil {
 		w.Close()
-		return nil, err
+		return nil, from, to, err
 	}
 	r, err := sql.Open("sqlite", path+"?_busy_timeout="+busy+"&_foreign_keys=1&_query_only=1")
 	if err != nil {
 		w.Close()
-		return nil, fmt.Errorf("sqlite: open: %w", err)
+		return nil, from, to, fmt.Errorf("sqlite: open: %w", err)
 	}
 	n := max(4, runtime.GOMAXPROCS(0))
 	r.SetMaxOpenConns(n)
@@ -76,7 +107,7 @@ func Open(ctx context.Context, path string) (*Store, error) {
 	if err := r.PingContext(ctx); err != nil {
 		r.Close()
 		w.Close()
-		return nil, fmt.Errorf("sqlite: open: %w", err)
+		return nil, from, to, fmt.Errorf("sqlite: open: %w", err)
 	}
 	s := &Store{w: w, r: r}
 	for _, p := range []struct {
@@ -87,19 +118,22 @@ func Open(ctx context.Context, path string) (*Store, error) {
 		{w, &s.consume, consumeSQL},
 		{r, &s.used, usedSQL},
 		{r, &s.keyByHash, keyByHashSQL},
+		{w, &s.batchAll, batchAllSQL},
+		{w, &s.batchUsed, usedSQL},
+		{w, &s.batchAdd, batchAddSQL},
 	} {
 		if *p.stmt, err = p.db.PrepareContext(ctx, p.sql); err != nil {
 			s.Close()
-			return nil, fmt.Errorf("sqlite: open: prepare: %w", err)
+			return nil, from, to, fmt.Errorf("sqlite: open: prepare: %w", err)
 		}
 	}
-	return s, nil
+	return s, from, to, nil
 }
 
 // Close closes the database. Calling it again returns the first result.
 func (s *Store) Close() error {
 	s.closeOnce.Do(func() {
-		for _, st := range []*sql.Stmt{s.consume, s.used, s.keyByHash} {
+		for _, st := range []*sql.Stmt{s.consume, s.used, s.keyByHash, s.batchAll, s.batchUsed, s.batchAdd} {
 			if st != nil {
 				st.Close()
 			}
@@ -112,16 +146,17 @@ func (s *Store) Close() error {
 	return s.closeErr
 }
 
-// setup switches the file to WAL mode and migrates its schema.
-func setup(ctx context.Context, w *sql.DB) error {
+// setup switches the file to WAL mode and migrates its schema (or with
+// apply false checks it).
+func setup(ctx context.Context, w *sql.DB, apply bool) (from, to int, err error) {
 	var mode string
 	if err := w.QueryRowContext(ctx, `PRAGMA journal_mode = WAL`).Scan(&mode); err != nil {
-		return fmt.Errorf("sqlite: open: set WAL mode: %w", err)
+		return 0, 0, fmt.Errorf("sqlite: open: set WAL mode: %w", err)
 	}
 	if !strings.EqualFold(mode, "wal") {
-		return fmt.Errorf("sqlite: open: journal mode is %q, not WAL", mode)
+		return 0, 0, fmt.Errorf("sqlite: open: journal mode is %q, not WAL", mode)
 	}
-	return migrate(ctx, w)
+	return migrate(ctx, w, apply)
 }
 
 // retryBusy calls f until it succeeds, fails with another error than
@@ -434,6 +469,85 @@ func (s *Store) Consume(ctx context.Context, accountID int64, period time.Time, 
 		return n, false, err
 	}
 	return 0, false, wrap("consume", err)
+}
+
+// batchAddSQL adds up to ?3 requests to a period's count without passing
+// ?4 (nor lowering a count already past it); no row comes back for an
+// unknown account.
+const batchAddSQL = `INSERT INTO usage_counts (account_id, period, count)
+	SELECT id, ?2, MIN(?3, ?4) FROM accounts WHERE id = ?1
+	ON CONFLICT (account_id, period) DO UPDATE SET count = MIN(count + ?3, MAX(count, ?4))
+	RETURNING count`
+
+// batchAllSQL counts all ?3 requests when they fit under ?4, in one
+// statement; no row comes back when they don't (or for an unknown
+// account), and nothing changes.
+const batchAllSQL = `INSERT INTO usage_counts (account_id, period, count)
+	SELECT id, ?2, ?3 FROM accounts WHERE id = ?1 AND ?3 <= ?4
+	ON CONFLICT (account_id, period) DO UPDATE SET count = count + ?3 WHERE count + ?3 <= ?4
+	RETURNING count`
+
+// ConsumeBatch implements [store.Store]. A batch of one take that fits
+// (the usual case: one busy account, far from its limit) is one statement;
+// otherwise the writer's transaction holds the file's write lock, so the
+// count read first cannot change before the upsert.
+func (s *Store) ConsumeBatch(ctx context.Context, takes []store.Take) ([]store.Taken, error) {
+	out := make([]store.Taken, len(takes))
+	if len(takes) == 0 {
+		return out, nil
+	}
+	if t := takes[0]; len(takes) == 1 && t.N > 0 && t.Limit > 0 {
+		var after int64
+		err := s.batchAll.QueryRowContext(ctx, t.AccountID, t.Period.UnixMicro(), t.N, t.Limit).Scan(&after)
+		if err == nil {
+			out[0] = store.Taken{Granted: t.N, Count: after}
+			return out, nil
+		}
+		if !errors.Is(err, sql.ErrNoRows) {
+			return nil, wrap("consume batch", err)
+		}
+	}
+	tx, err := s.w.BeginTx(ctx, nil)
+	if err != nil {
+		return nil, wrap("consume batch", err)
+	}
+	defer tx.Rollback()
+	used, add := tx.StmtContext(ctx, s.batchUsed), tx.StmtContext(ctx, s.batchAdd)
+	for _, i := range store.TakeOrder(takes) {
+		t := takes[i]
+		var before int64
+		err := used.QueryRowContext(ctx, t.AccountID, t.Period.UnixMicro()).Scan(&before)
+		if err != nil && !errors.Is(err, sql.ErrNoRows) {
+			return nil, wrap("consume batch", err)
+		}
+		out[i].Count = before
+		if t.N <= 0 || t.Limit <= 0 || before >= t.Limit {
+			continue
+		}
+		var after int64
+		err = add.QueryRowContext(ctx, t.AccountID, t.Period.UnixMicro(), t.N, t.Limit).Scan(&after)
+		if errors.Is(err, sql.ErrNoRows) {
+			out[i].Err = store.ErrNotFound
+			continue
+		}
+		if err != nil {
+			return nil, wrap("consume batch", err)
+		}
+		out[i].Granted, out[i].Count = after-before, after
+	}
+	if err := tx.Commit(); err != nil {
+		return nil, wrap("consume batch", err)
+	}
+	return out, nil
+}
+
+// Ping implements [store.Store].
+func (s *Store) Ping(ctx context.Context) error {
+	var v int
+	if err := s.r.QueryRowContext(ctx, `SELECT COALESCE(MAX(version), 0) FROM schema_version`).Scan(&v); err != nil {
+		return wrap("ping", err)
+	}
+	return nil
 }
 
 const usedSQL = `SELECT count FROM usage_counts WHERE account_id = ? AND period = ?`

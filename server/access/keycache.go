@@ -1,0 +1,122 @@
+package access
+
+import (
+	"context"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"golang.org/x/sync/singleflight"
+
+	"github.com/textanalysis/go-textanalysis/server/store"
+)
+
+// Key cache limits. A key and its account are read from the store at most
+// once per KeyCacheTTL per process, so a revoked key, a deleted account or
+// a plan changed by another process (or by `textanalysis keys`) takes
+// effect on every instance within DefaultKeyCacheTTL. Changes made through
+// this gate (revoking on the account page, a claim) take effect at once on
+// this instance.
+const (
+	DefaultKeyCacheTTL = time.Second
+	// KeyCacheSize is the most keys a process keeps; past it, expired
+	// entries are dropped, then arbitrary ones.
+	KeyCacheSize = 10_000
+)
+
+// keyCache remembers what KeyByHash said about a key for a short while.
+// Unknown keys are not remembered: each costs a store read, as before.
+type keyCache struct {
+	st  store.Store
+	ttl time.Duration // 0: every lookup reads the store
+	now func() time.Time
+
+	mu      sync.RWMutex
+	entries map[string]*keyEntry
+	group   singleflight.Group
+}
+
+type keyEntry struct {
+	key     store.Key
+	account store.Account
+	loaded  time.Time
+	// touched is when this process last wrote (or read) the key's last
+	// use, Unix nanoseconds; see Gate.touch.
+	touched atomic.Int64
+}
+
+func newKeyCache(st store.Store, ttl time.Duration, now func() time.Time) *keyCache {
+	return &keyCache{st: st, ttl: max(ttl, 0), now: now, entries: map[string]*keyEntry{}}
+}
+
+// get returns the key of hash and its account, from the cache when read
+// less than ttl ago. store.ErrNotFound for an unknown key.
+func (c *keyCache) get(ctx context.Context, hash string) (*keyEntry, error) {
+	now := c.now()
+	if c.ttl > 0 {
+		c.mu.RLock()
+		e := c.entries[hash]
+		c.mu.RUnlock()
+		if e != nil && now.Sub(e.loaded) < c.ttl && !now.Before(e.loaded) {
+			return e, nil
+		}
+	}
+	// Requests for one key that miss together make one read.
+	v, err, _ := c.group.Do(hash, func() (any, error) {
+		k, a, err := c.st.KeyByHash(ctx, hash)
+		if err != nil {
+			c.mu.Lock()
+			delete(c.entries, hash)
+			c.mu.Unlock()
+			return nil, err
+		}
+		e := &keyEntry{key: k, account: a, loaded: now}
+		e.touched.Store(k.LastUsedAt.UnixNano())
+		if k.LastUsedAt.IsZero() {
+			e.touched.Store(0)
+		}
+		if c.ttl == 0 {
+			return e, nil
+		}
+		c.mu.Lock()
+		if old := c.entries[hash]; old != nil && old.key.ID == k.ID {
+			e.touched.Store(max(e.touched.Load(), old.touched.Load()))
+		}
+		if len(c.entries) >= KeyCacheSize {
+			c.evictLocked(now)
+		}
+		c.entries[hash] = e
+		c.mu.Unlock()
+		return e, nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return v.(*keyEntry), nil
+}
+
+func (c *keyCache) evictLocked(now time.Time) {
+	for h, e := range c.entries {
+		if now.Sub(e.loaded) >= c.ttl {
+			delete(c.entries, h)
+		}
+	}
+	for h := range c.entries {
+		if len(c.entries) < KeyCacheSize {
+			break
+		}
+		delete(c.entries, h)
+	}
+}
+
+// forget drops the cached keys of an account (accountID) or one key
+// (keyID), after this gate changed them; 0 matches nothing.
+func (c *keyCache) forget(accountID, keyID int64) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for h, e := range c.entries {
+		if (accountID != 0 && e.key.AccountID == accountID) || (keyID != 0 && e.key.ID == keyID) {
+			delete(c.entries, h)
+		}
+	}
+}
