@@ -14,8 +14,7 @@ import (
 )
 
 // documented are the packages whose exported docs a module user reads.
-// (server/access and server/store still cite DESIGN.md in a few comments.)
-var documented = append(append([]string{}, library...), "server", "server/mcp", "server/developer", "server/mail")
+var documented = append(append([]string{}, library...), "server", "server/mcp", "server/developer", "server/mail", "server/access", "server/store")
 
 // exportedDocs returns the doc comments of a package: its package comment
 // and those of its exported declarations, by where they are.

@@ -6,7 +6,7 @@ import (
 	"github.com/textanalysis/go-textanalysis/server/store"
 )
 
-// Defaults of DESIGN.md §5; Config fields override them.
+// Default plans, allowances and rate limits; Config fields override them.
 const (
 	DefaultTrialAllowance   = 100
 	DefaultTrialDuration    = 7 * 24 * time.Hour
@@ -17,7 +17,7 @@ const (
 	PricePerRequestUSD = 0.0001
 )
 
-// Limits of the developer site, DESIGN.md §5; Config fields override them.
+// Limits of the developer site (mails, live keys per account); Config fields override them.
 // A client address is counted whole for IPv4 and by its /64 for IPv6 (see
 // [ClientKey]); an e-mail address in its canonical form (see
 // [CanonicalEmail]). Only HMACs of either are stored.

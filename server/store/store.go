@@ -11,7 +11,7 @@ import (
 // A Plan decides an account's allowance and rate limit.
 type Plan string
 
-// The plans of DESIGN.md §5.
+// The plans an account can be on.
 const (
 	PlanTrial   Plan = "trial"   // 100 requests over 7 days from issue
 	PlanFree    Plan = "free"    // 1,000 requests per calendar month (UTC)
@@ -227,9 +227,8 @@ const (
 	// TrialRetention is how long an unclaimed trial account and its key are
 	// kept after the trial expired. For that long the key answers 401
 	// trial_expired with its claim_url and can still be claimed; after it,
-	// it is deleted and answers 401 invalid_key. DESIGN.md §5 promises
-	// trial_expired with no bound; 30 days gives an agent's owner a month to
-	// notice.
+	// it is deleted and answers 401 invalid_key. 30 days gives an agent's
+	// owner a month to notice.
 	TrialRetention = 30 * 24 * time.Hour
 )
 
