@@ -18,7 +18,8 @@ const (
 	KParen
 	KSuffix
 	KVerb
-	nKinds = 10
+	KClause
+	nKinds = 11
 )
 
 // A Cand is a candidate answer: the token range [S, E) of a Doc.
@@ -28,6 +29,9 @@ type Cand struct {
 }
 
 const maxCandToks = 12
+
+// maxClauseToks caps clause candidates ("because ...", "by ...ing").
+const maxClauseToks = 20
 
 var months = map[string]bool{"january": true, "february": true, "march": true, "april": true,
 	"may": true, "june": true, "july": true, "august": true, "september": true, "october": true,
@@ -50,7 +54,23 @@ var eras = map[string]bool{"bc": true, "bce": true, "ad": true, "ce": true, "b.c
 
 func isNoun(tag string) bool { return strings.HasPrefix(tag, "NN") }
 func isAdj(tag string) bool  { return strings.HasPrefix(tag, "JJ") }
-func isNum(t *Tok) bool      { return t.Tag == "CD" || numWords[t.Low] }
+func isNum(t *Tok) bool      { return t.Tag == "CD" || numWords[t.Low] || numeric(t.Text) }
+
+// numeric reports whether s is written as a number the tagger may have
+// missed: digits with separators, and an optional per cent sign ("172.50",
+// "3.2%", "1,200").
+func numeric(s string) bool {
+	s = strings.TrimSuffix(s, "%")
+	if s == "" || s[0] < '0' || s[0] > '9' {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if (s[i] < '0' || s[i] > '9') && s[i] != '.' && s[i] != ',' {
+			return false
+		}
+	}
+	return true
+}
 func isYear(t *Tok) bool {
 	l := t.Low
 	if strings.HasSuffix(l, "s") {
@@ -92,6 +112,7 @@ func Candidates(d *Doc, si int) []Cand {
 	adjCands(cs)
 	bracketCands(cs)
 	verbCands(cs, nps)
+	clauseCands(cs)
 	return cs.out
 }
 
@@ -110,7 +131,10 @@ func newCandSet(d *Doc, si int) *candSet {
 // add records [s, e) with kind k, trimmed of punctuation (a currency sign
 // stays in front, a per cent sign at the end); spans over maxCandToks
 // tokens are dropped.
-func (cs *candSet) add(s, e int, k Kind) {
+func (cs *candSet) add(s, e int, k Kind) { cs.addUpTo(s, e, k, maxCandToks) }
+
+// addUpTo is add with a cap of limit tokens.
+func (cs *candSet) addUpTo(s, e int, k Kind, limit int) {
 	T := cs.T
 	for s < e && !T[s].Word && !isCurrency(T[s].Text) {
 		s++
@@ -118,7 +142,7 @@ func (cs *candSet) add(s, e int, k Kind) {
 	for e > s && !T[e-1].Word && T[e-1].Text != "%" {
 		e--
 	}
-	if s >= e || e-s > maxCandToks {
+	if s >= e || e-s > limit {
 		return
 	}
 	key := [2]int{s, e}
@@ -244,6 +268,20 @@ func dateCands(cs *candSet) {
 				e++
 			}
 			cs.add(s, e, KDate)
+		case weekdays[t.Stem] && t.Cap:
+			// "Friday", "Friday, April 7": a month after it is added
+			// below as well.
+			cs.add(i, i+1, KDate)
+			if i+2 < to && T[i+1].Text == "," && isMonth(&T[i+2]) {
+				e := i + 3
+				if e < to && T[e].Tag == "CD" && len(T[e].Text) <= 2 {
+					e++
+				}
+				if e+1 < to && T[e].Text == "," && isYear(&T[e+1]) {
+					e += 2
+				}
+				cs.add(i, e, KDate)
+			}
 		case isOrdinal(t) && i+1 < to && (strings.HasPrefix(T[i+1].Low, "centur") || strings.HasPrefix(T[i+1].Low, "millenni")):
 			cs.add(i, i+2, KDate)
 			if i > from && T[i-1].Low == "the" {
@@ -427,6 +465,62 @@ func verbCands(cs *candSet, nps []span) {
 					break
 				}
 			}
+		}
+	}
+}
+
+// clauseMarkers open a reason or manner clause; the words after them up to
+// the next comma, semicolon, colon or sentence end are a candidate, with
+// and without the marker.
+var clauseMarkers = [][]string{
+	{"because", "of"}, {"because"}, {"due", "to"}, {"owing", "to"}, {"thanks", "to"},
+	{"as", "a", "result", "of"}, {"in", "order", "to"}, {"so", "as", "to"}, {"so", "that"},
+	{"in", "order", "that"},
+}
+
+// clauseCands adds reason and manner clauses for why and how questions:
+// after a marker ("because", "due to", "in order to"), "to" + verb
+// (purpose) and "by" + verb-ing (manner), each ending at the next comma,
+// semicolon, colon or the end of the sentence, at most maxClauseToks
+// tokens.
+func clauseCands(cs *candSet) {
+	T, to := cs.T, cs.to
+	end := func(s int) int {
+		e := s
+		for e < to && T[e].Text != "," && T[e].Text != ";" && T[e].Text != ":" && T[e].Text != "." && T[e].Text != "(" {
+			e++
+		}
+		return e
+	}
+	for i := cs.from; i < to; i++ {
+		n := 0
+		for _, m := range clauseMarkers {
+			if i+len(m) >= to {
+				continue
+			}
+			ok := true
+			for k, w := range m {
+				if T[i+k].Low != w {
+					ok = false
+					break
+				}
+			}
+			if ok {
+				n = len(m)
+				break
+			}
+		}
+		switch {
+		case n == 0 && (T[i].Low == "to" && i+1 < to && T[i+1].Tag == "VB" ||
+			T[i].Low == "by" && i+1 < to && T[i+1].Tag == "VBG"):
+			n = 1
+		case n == 0:
+			continue
+		}
+		e := end(i + n)
+		if e > i+n {
+			cs.addUpTo(i, e, KClause, maxClauseToks)
+			cs.addUpTo(i+n, e, KClause, maxClauseToks)
 		}
 	}
 }

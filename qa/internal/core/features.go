@@ -64,6 +64,7 @@ func NewCtx(d *Doc, q *Question, idf func(string) float64) *Ctx {
 			}
 		}
 	}
+	c.resolvePronouns()
 	for i := 0; i+1 < n; i++ {
 		if c.match[i] > 0 && c.match[i+1] > 0 && q.Bigrams[d.Toks[i].Stem+" "+d.Toks[i+1].Stem] {
 			c.bigram[i] = true
@@ -169,7 +170,7 @@ func fbucket(v float64, edges ...float64) string {
 	return ">"
 }
 
-var kindNames = [nKinds]string{"np", "prop", "num", "date", "adj", "of", "quote", "paren", "suffix", "verb"}
+var kindNames = [nKinds]string{"np", "prop", "num", "date", "adj", "of", "quote", "paren", "suffix", "verb", "clause"}
 
 // pathWord is how a token appears in a short path between a span and a
 // matched question word: function words as themselves, others as tags.
@@ -198,6 +199,7 @@ func (c *Ctx) Features(cand Cand, buf []uint32) []uint32 {
 	f.qprep()
 	f.lexical()
 	f.position()
+	f.answerType()
 	return f.buf
 }
 
@@ -601,12 +603,63 @@ func (f *feat) lexical() {
 	f.add("caps", fbucket(float64(caps)/float64(f.n), 0, 0.5, 0.99), "w", f.W)
 }
 
+// answerType: the type the question asks for against the candidate's
+// type (see CandType), and whether they agree.
+func (f *feat) answerType() {
+	qt, ct := f.c.Q.Type, CandType(f.c.D, f.cand)
+	f.add("at", qt, ct)
+	f.add("at", qt, ct, "w", f.W)
+	switch {
+	case Agrees(qt, ct):
+		f.add("atAgree", "w", f.W)
+	case qt != TOther:
+		f.add("atDisagree", qt, "sr", f.srank)
+	}
+}
+
 // position: where the span stands in its sentence.
 func (f *feat) position() {
 	cand, to := f.cand, f.to
 	f.add("pos", bucket(cand.S-f.from, 0, 2, 5, 10, 20), "w", f.W)
 	if cand.E == to || (cand.E+1 == to && !f.T[cand.E].Word) {
 		f.add("atend", "w", f.W)
+	}
+}
+
+var pronouns = map[string]bool{"he": true, "she": true, "they": true, "it": true,
+	"his": true, "her": true, "their": true, "its": true, "him": true, "them": true}
+
+// resolvePronouns is a light coreference step: in a sentence that names
+// none of the question's capitalised terms, the first personal pronoun
+// stands for the last run of capitalised question terms before it ("Marie
+// Curie ... She died in 1934"), and matches with their summed weight.
+// Runs are looked for in the sentences before, the nearest first.
+func (c *Ctx) resolvePronouns() {
+	T := c.D.Toks
+	entW, entPos := 0.0, -1
+	for _, r := range c.D.Sents {
+		named := false
+		runW, runPos := 0.0, -1
+		for i := r[0]; i < r[1]; i++ {
+			if c.match[i] > 0 && T[i].Cap && i > r[0] || c.match[i] > 0 && T[i].Cap && T[i].Tag == "NNP" {
+				named = true
+				if i == r[0] || !(c.match[i-1] > 0 && T[i-1].Cap) {
+					runW, runPos = 0, c.qpos[i]
+				}
+				runW += c.match[i]
+			}
+		}
+		if !named && entW > 0 {
+			for i := r[0]; i < r[1]; i++ {
+				if pronouns[T[i].Low] {
+					c.match[i], c.qpos[i] = entW, entPos
+					break
+				}
+			}
+		}
+		if runW > 0 {
+			entW, entPos = runW, runPos
+		}
 	}
 }
 
