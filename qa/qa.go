@@ -28,6 +28,16 @@ const (
 	// about 1.5% of questions score below 0.1, and one in twenty of those
 	// would have been answered right; above 0.5 three answers in four are
 	// exactly right.
+	//
+	// The threshold, and the rule that a context sharing no content word
+	// with the question gets no answer, apply only to questions whose
+	// words do not name an answer type. A question that asks for a date
+	// (when, what year), an amount (how much, what price, what
+	// percentage), a number (how many, how tall) or a name (who, where)
+	// is answered whenever the context holds a span of that type: the
+	// best-ranked such span, whatever its score; when the context shares
+	// no content word with the question, only if the question names no
+	// one and nothing (no capitalised word after its first).
 	DefaultThreshold = 0.1
 	// DefaultCacheSize is the number of tagged passages a Reader keeps.
 	DefaultCacheSize = 32
@@ -58,7 +68,8 @@ type Options struct {
 	// MaxQuestionRunes caps the question in code points. Zero means
 	// DefaultMaxQuestionRunes.
 	MaxQuestionRunes int
-	// Threshold is the score below which Answer reports no answer. Zero
+	// Threshold is the score below which Answer reports no answer, for
+	// questions that name no answer type (see DefaultThreshold). Zero
 	// means DefaultThreshold; a negative value means always answer when
 	// the context has any candidate.
 	Threshold float64
@@ -207,8 +218,10 @@ func New(opts Options) (*Reader, error) {
 // Answer finds the span of context that best answers question. It returns
 // ErrTooLong when either text is over its limit and ErrEmptyQuestion when
 // the question has no letters or digits. A context with nothing that
-// scores at least Options.Threshold gives an Answer with Found false and a
-// nil error.
+// scores at least Options.Threshold, or that shares no content word with
+// the question, gives an Answer with Found false and a nil error, unless
+// the question asks for a type of answer the context holds (see
+// DefaultThreshold).
 func (r *Reader) Answer(ctx context.Context, question, context string) (Answer, error) {
 	if utf8.RuneCountInString(question) > r.opts.MaxQuestionRunes ||
 		utf8.RuneCountInString(context) > r.opts.MaxContextRunes {
@@ -245,16 +258,27 @@ func (r *Reader) Answer(ctx context.Context, question, context string) (Answer, 
 		cs = append(cs, e.cands)
 	}
 	d, cands := core.Merge(docs, cs)
-	if len(cands) == 0 || !overlaps(d, q) {
+	if len(cands) == 0 {
 		return Answer{}, nil
 	}
 	ss, err := r.model.Rank(ctx, core.NewCtx(d, q, r.model.Weight), cands)
 	if err != nil {
 		return Answer{}, err
 	}
-	best, score, ok := core.Best(d, core.DropEchoes(d, q, ss))
-	if !ok || (r.opts.Threshold > 0 && score < r.opts.Threshold) {
-		return Answer{}, nil
+	ss = core.DropEchoes(d, q, ss)
+	best, score, ok := core.Best(d, ss)
+	if over := overlaps(d, q); !ok || !over || (r.opts.Threshold > 0 && score < r.opts.Threshold) {
+		// Abstain, unless the question asks for a type (a date, an
+		// amount, a name) and the context has a span of that type. A
+		// context that shares no word with a question naming someone or
+		// something ("the capital of Peru") is about something else.
+		if !over && q.Named() {
+			return Answer{}, nil
+		}
+		best, score, ok = core.BestTyped(d, q, ss)
+		if !ok {
+			return Answer{}, nil
+		}
 	}
 	start, end := d.Toks[best.S].Start, d.Toks[best.E-1].End
 	rs := []rune(context)

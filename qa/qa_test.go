@@ -1,6 +1,7 @@
 package qa
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"os"
@@ -9,6 +10,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/textanalysis/go-textanalysis/qa/internal/core"
 )
 
 const passage = "Ada Lovelace was born in London on 10 December 1815. " +
@@ -93,9 +96,10 @@ func TestNoAnswer(t *testing.T) {
 	got, err := r.Answer(t.Context(), "What is the capital of Peru?", passage)
 	require.NoError(t, err)
 	assert.False(t, got.Found)
-	// A threshold no answer can reach.
+	// A threshold no answer can reach, on a question that names no
+	// answer type.
 	strict := testReader(t, Options{Threshold: 1.01})
-	got, err = strict.Answer(t.Context(), "Where was Ada Lovelace born?", passage)
+	got, err = strict.Answer(t.Context(), "What did Ada Lovelace write?", passage)
 	require.NoError(t, err)
 	assert.False(t, got.Found)
 }
@@ -228,5 +232,79 @@ func BenchmarkAnswerArticle(b *testing.B) {
 		if _, err := r.Answer(context.Background(), "When was the light automated?", long); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// TestAnswerClasses covers the classes of error first seen on short news
+// texts: the sentence that names the subject again against the one that
+// refers to it with a pronoun and holds the asked-for verb; no answer
+// although the context has one of the asked type; an answer of the wrong
+// type.
+func TestAnswerClasses(t *testing.T) {
+	r := testReader(t, Options{})
+	tests := []struct {
+		name, question, context, want string
+	}{
+		// Lemmas and coreference: the verb's sentence, through "she/he/they".
+		{"died, she", "When did Marie Curie die?",
+			"Marie Curie was a physicist and chemist. Marie Curie was born in Warsaw in 1867. She died in 1934 in Passy, France.", "1934"},
+		{"died, he", "When did Tomas Berg die?",
+			"Tomas Berg was a Swedish painter. Tomas Berg was born in Uppsala in 1802 and studied in Rome. He died in 1871 in Stockholm.", "1871"},
+		{"birth from born", "Where was Tomas Berg born?",
+			"Tomas Berg was a Swedish painter. His birth took place in Uppsala, where his father taught.", "Uppsala"},
+		{"founded, they", "When did the Larsen brothers found the company?",
+			"The Larsen brothers grew up in Bergen in the 1880s. They founded the company in 1901 with a loan from an uncle.", "1901"},
+		// Never null when the context holds an answer of the asked type.
+		{"met on Friday", "When did they meet?",
+			"Anna and Tom work in the same building. They met on Friday at the cafe near the station.", "Friday"},
+		{"no shared word, a date", "When did the talks end?",
+			"The delegates left Geneva on 3 May 1921.", "3 May 1921"},
+		{"no shared word, a name", "Who chaired the session?",
+			"Minutes were taken by Helen Ward.", "Helen Ward"},
+		// Answer type follows the question: price is money, not a percent.
+		{"price is money", "What price did Apple shares reach?",
+			"Apple shares rose 3.2% on Tuesday. Apple shares reached $172.50 before closing slightly lower.", "$172.50"},
+		{"how much is money", "How much did the bridge cost?",
+			"The bridge took 4 years to build. Its cost rose by 15% to $4 million.", "$4 million"},
+		{"what percentage", "What percentage did the shares rise?",
+			"The shares rose 3.2% to $172.50 on Tuesday.", "3.2%"},
+		{"when is a date", "When did the museum open?",
+			"The museum, with 12 rooms and 400 paintings, opened in March 1904.", "March 1904"},
+		{"who is a name", "Who designed the museum?",
+			"The museum, with 12 rooms, was designed in 1902 by Karl Aspen.", "Karl Aspen"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := r.Answer(t.Context(), tt.question, tt.context)
+			require.NoError(t, err)
+			require.True(t, got.Found, "no answer")
+			assert.Equal(t, tt.want, got.Text)
+		})
+	}
+}
+
+// TestAbstains keeps the no-answer case: a question that names no answer
+// type, over a context that shares none of its words, gets no answer.
+func TestAbstains(t *testing.T) {
+	r := testReader(t, Options{})
+	tests := []struct{ name, question, context string }{
+		{"unrelated", "What colour is the fox's tail?", "The harbour was dredged and the pier rebuilt with stone."},
+		{"named, no shared word", "When did the Treaty of Kiel end?", "Anna and Tom met on Friday at the cafe."},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := r.Answer(t.Context(), tt.question, tt.context)
+			require.NoError(t, err)
+			assert.False(t, got.Found, "answered %q (%.2f)", got.Text, got.Score)
+		})
+	}
+}
+
+// BenchmarkDecodeModel measures loading the embedded model (the issue's
+// bound is one second).
+func BenchmarkDecodeModel(b *testing.B) {
+	for b.Loop() {
+		_, err := core.Decode(bytes.NewReader(modelData))
+		require.NoError(b, err)
 	}
 }

@@ -12,7 +12,9 @@
 //	    -dev ../shared/data/qa/squad11/dev-half.json \
 //	    -epochs 5 -lr 0.05 -l2 0 -prune 0.05 -out qa/model.bin.gz
 //
-// (about three minutes on two cores; the run is deterministic). To see why
+// (about three minutes on two cores; the run is deterministic). The
+// model has about 778,000 non-zero weights and 11,800 idf entries: 1.9 MB
+// gzipped, embedded in package qa; decoding it takes about 0.2 s. To see why
 // the model answers as it does:
 //
 //	go run ./qa/cmd/trainqa -out qa/model.bin.gz -explain "Who designed it?" -context page.txt

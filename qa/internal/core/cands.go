@@ -18,7 +18,8 @@ const (
 	KParen
 	KSuffix
 	KVerb
-	nKinds = 10
+	KClause
+	nKinds = 11
 )
 
 // A Cand is a candidate answer: the token range [S, E) of a Doc.
@@ -28,6 +29,9 @@ type Cand struct {
 }
 
 const maxCandToks = 12
+
+// maxClauseToks caps clause candidates ("because ...", "by ...ing").
+const maxClauseToks = 20
 
 var months = map[string]bool{"january": true, "february": true, "march": true, "april": true,
 	"may": true, "june": true, "july": true, "august": true, "september": true, "october": true,
@@ -50,8 +54,23 @@ var eras = map[string]bool{"bc": true, "bce": true, "ad": true, "ce": true, "b.c
 
 func isNoun(tag string) bool { return strings.HasPrefix(tag, "NN") }
 func isAdj(tag string) bool  { return strings.HasPrefix(tag, "JJ") }
-func isProper(t *Tok) bool   { return t.Tag == "NNP" || t.Tag == "NNPS" }
-func isNum(t *Tok) bool      { return t.Tag == "CD" || numWords[t.Low] }
+func isNum(t *Tok) bool      { return t.Tag == "CD" || numWords[t.Low] || numeric(t.Text) }
+
+// numeric reports whether s is written as a number the tagger may have
+// missed: digits with separators, and an optional per cent sign ("172.50",
+// "3.2%", "1,200").
+func numeric(s string) bool {
+	s = strings.TrimSuffix(s, "%")
+	if s == "" || s[0] < '0' || s[0] > '9' {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if (s[i] < '0' || s[i] > '9') && s[i] != '.' && s[i] != ',' {
+			return false
+		}
+	}
+	return true
+}
 func isYear(t *Tok) bool {
 	l := t.Low
 	if strings.HasSuffix(l, "s") {
@@ -79,84 +98,128 @@ func isMonth(t *Tok) bool {
 	return months[l] && t.Cap && (l != "may" || t.Tag == "NNP") && (len(l) > 3 || t.Tag == "NNP")
 }
 
-// Candidates lists the candidate spans of sentence si of d.
+// Candidates lists the candidate spans of sentence si of d: the spans of
+// every extractor, in a fixed order, each span once with the kinds of all
+// the extractors that produced it.
 func Candidates(d *Doc, si int) []Cand {
-	from, to := d.Sents[si][0], d.Sents[si][1]
-	T := d.Toks
-	idx := map[[2]int]int{}
-	var out []Cand
-	add := func(s, e int, k Kind) {
-		for s < e && !T[s].Word && T[s].Text != "$" && T[s].Text != "£" && T[s].Text != "€" {
-			s++
-		}
-		for e > s && !T[e-1].Word && T[e-1].Text != "%" {
-			e--
-		}
-		if s >= e || e-s > maxCandToks {
-			return
-		}
-		key := [2]int{s, e}
-		if i, ok := idx[key]; ok {
-			out[i].K |= k
-			return
-		}
-		idx[key] = len(out)
-		out = append(out, Cand{S: s, E: e, K: k})
-	}
+	cs := newCandSet(d, si)
+	properCands(cs)
+	numberCands(cs)
+	dateCands(cs)
+	nps := nounPhraseCands(cs)
+	ofCands(cs, nps)
+	listCands(cs, nps)
+	adjCands(cs)
+	bracketCands(cs)
+	verbCands(cs, nps)
+	clauseCands(cs)
+	return cs.out
+}
 
-	// Proper-noun runs, allowing "of", "and", "the", "de", "for", "&" inside.
-	// The tagger misses some names ("Greaves" as a plural noun), so a
-	// capitalised word inside a sentence counts too.
-	isProper := func(t *Tok) bool {
-		if t.Tag == "NNP" || t.Tag == "NNPS" {
-			return true
-		}
-		k := t.index
-		return t.Cap && t.Word && !t.Stop && k > from && (isNoun(t.Tag) || t.Tag == "VBZ" || t.Tag == "JJ" || t.Tag == "FW") &&
-			T[k-1].Text != ":" && T[k-1].Text != "\"" && T[k-1].Text != "“" && T[k-1].Text != "("
+// A candSet collects the candidates of one sentence, [from, to) of T.
+type candSet struct {
+	T        []Tok
+	from, to int
+	idx      map[[2]int]int
+	out      []Cand
+}
+
+func newCandSet(d *Doc, si int) *candSet {
+	return &candSet{T: d.Toks, from: d.Sents[si][0], to: d.Sents[si][1], idx: map[[2]int]int{}}
+}
+
+// add records [s, e) with kind k, trimmed of punctuation (a currency sign
+// stays in front, a per cent sign at the end); spans over maxCandToks
+// tokens are dropped.
+func (cs *candSet) add(s, e int, k Kind) { cs.addUpTo(s, e, k, maxCandToks) }
+
+// addUpTo is add with a cap of limit tokens.
+func (cs *candSet) addUpTo(s, e int, k Kind, limit int) {
+	T := cs.T
+	for s < e && !T[s].Word && !isCurrency(T[s].Text) {
+		s++
 	}
+	for e > s && !T[e-1].Word && T[e-1].Text != "%" {
+		e--
+	}
+	if s >= e || e-s > limit {
+		return
+	}
+	key := [2]int{s, e}
+	if i, ok := cs.idx[key]; ok {
+		cs.out[i].K |= k
+		return
+	}
+	cs.idx[key] = len(cs.out)
+	cs.out = append(cs.out, Cand{S: s, E: e, K: k})
+}
+
+func isCurrency(s string) bool { return s == "$" || s == "£" || s == "€" }
+
+// properLike reports whether T[k] counts as part of a name: a proper-noun
+// tag, or a capitalised content word inside the sentence, since the tagger
+// misses some names ("Greaves" as a plural noun).
+func (cs *candSet) properLike(k int) bool {
+	t := &cs.T[k]
+	if t.Tag == "NNP" || t.Tag == "NNPS" {
+		return true
+	}
+	p := cs.T[max(k-1, 0)].Text
+	return t.Cap && t.Word && !t.Stop && k > cs.from && (isNoun(t.Tag) || t.Tag == "VBZ" || t.Tag == "JJ" || t.Tag == "FW") &&
+		p != ":" && p != "\"" && p != "“" && p != "("
+}
+
+// properCands adds proper-noun runs, allowing "of", "and", "the", "de",
+// "for", "&", "von", "van" inside, with a leading "the" and the parts
+// between the connectives.
+func properCands(cs *candSet) {
+	T, from, to := cs.T, cs.from, cs.to
 	for i := from; i < to; {
-		if !isProper(&T[i]) {
+		if !cs.properLike(i) {
 			i++
 			continue
 		}
 		j := i + 1
 		for j < to {
-			if isProper(&T[j]) || (T[j].Tag == "CD" && !isYear(&T[j])) && j > i {
+			if cs.properLike(j) || (T[j].Tag == "CD" && !isYear(&T[j])) && j > i {
 				j++
 				continue
 			}
 			l := T[j].Low
-			if (l == "of" || l == "and" || l == "the" || l == "de" || l == "for" || l == "&" || l == "von" || l == "van") && j+1 < to && isProper(&T[j+1]) {
+			if (l == "of" || l == "and" || l == "the" || l == "de" || l == "for" || l == "&" || l == "von" || l == "van") && j+1 < to && cs.properLike(j+1) {
 				j += 2
 				continue
 			}
 			break
 		}
-		add(i, j, KProper)
+		cs.add(i, j, KProper)
 		if i > from && T[i-1].Low == "the" {
-			add(i-1, j, KProper)
+			cs.add(i-1, j, KProper)
 		}
 		p := i
 		for k := i; k <= j; k++ {
 			if k == j || T[k].Low == "and" || T[k].Low == "&" || T[k].Low == "of" {
 				if p < k && !(p == i && k == j) {
-					add(p, k, KProper)
+					cs.add(p, k, KProper)
 				}
 				p = k + 1
 			}
 		}
 		i = j
 	}
+}
 
-	// Numbers with currency signs, scale words, ranges and a unit.
+// numberCands adds numbers with a currency sign, scale words, ranges, a
+// hedge ("about 400") and up to three unit words.
+func numberCands(cs *candSet) {
+	T, from, to := cs.T, cs.from, cs.to
 	for i := from; i < to; {
 		if !isNum(&T[i]) {
 			i++
 			continue
 		}
 		s := i
-		if s > from && (T[s-1].Text == "$" || T[s-1].Text == "£" || T[s-1].Text == "€" || T[s-1].Text == "US$") {
+		if s > from && (isCurrency(T[s-1].Text) || T[s-1].Text == "US$") {
 			s--
 		}
 		j := i + 1
@@ -168,22 +231,26 @@ func Candidates(d *Doc, si int) []Cand {
 		if j-i == 1 && isYear(&T[i]) {
 			k |= KDate
 		}
-		add(s, j, k)
+		cs.add(s, j, k)
 		if s > from {
 			switch T[s-1].Low {
 			case "about", "approximately", "over", "nearly", "around", "almost", "some", "roughly", "more", "less", "under", "least":
-				add(s-1, j, KNum)
+				cs.add(s-1, j, KNum)
 			}
 		}
 		e := j
 		for e < to && e < j+3 && (isNoun(T[e].Tag) || (isAdj(T[e].Tag) && e+1 < to && isNoun(T[e+1].Tag))) {
 			e++
-			add(s, e, KNum)
+			cs.add(s, e, KNum)
 		}
 		i = j
 	}
+}
 
-	// Dates.
+// dateCands adds dates: month with day and year, ordinal centuries and
+// millennia, years with an era, and year ranges.
+func dateCands(cs *candSet) {
+	T, from, to := cs.T, cs.from, cs.to
 	for i := from; i < to; i++ {
 		t := &T[i]
 		switch {
@@ -200,31 +267,51 @@ func Candidates(d *Doc, si int) []Cand {
 			} else if e < to && isYear(&T[e]) {
 				e++
 			}
-			add(s, e, KDate)
+			cs.add(s, e, KDate)
+		case weekdays[t.Stem] && t.Cap:
+			// "Friday", "Friday, April 7": a month after it is added
+			// below as well.
+			cs.add(i, i+1, KDate)
+			if i+2 < to && T[i+1].Text == "," && isMonth(&T[i+2]) {
+				e := i + 3
+				if e < to && T[e].Tag == "CD" && len(T[e].Text) <= 2 {
+					e++
+				}
+				if e+1 < to && T[e].Text == "," && isYear(&T[e+1]) {
+					e += 2
+				}
+				cs.add(i, e, KDate)
+			}
 		case isOrdinal(t) && i+1 < to && (strings.HasPrefix(T[i+1].Low, "centur") || strings.HasPrefix(T[i+1].Low, "millenni")):
-			add(i, i+2, KDate)
+			cs.add(i, i+2, KDate)
 			if i > from && T[i-1].Low == "the" {
-				add(i-1, i+2, KDate)
+				cs.add(i-1, i+2, KDate)
 			}
 			if i+2 < to && eras[T[i+2].Low] {
-				add(i, i+3, KDate)
+				cs.add(i, i+3, KDate)
 			}
 		case isYear(t) || (t.Tag == "CD" && i+1 < to && eras[T[i+1].Low]):
 			e := i + 1
 			if e < to && eras[T[e].Low] {
 				e++
 			}
-			add(i, e, KDate|KNum)
+			cs.add(i, e, KDate|KNum)
 			if i >= from+2 && (T[i-1].Low == "and" || T[i-1].Text == "–" || T[i-1].Text == "-" || T[i-1].Low == "to") && isYear(&T[i-2]) {
-				add(i-2, e, KDate)
+				cs.add(i-2, e, KDate)
 			}
 		}
 	}
+}
 
-	// Base noun phrases: the maximal run, the run without its determiner,
-	// and its shorter suffixes (modifiers dropped), with "of" attachments.
-	type np struct{ s, e int }
-	var nps []np
+// A span is a token range [s, e).
+type span struct{ s, e int }
+
+// nounPhraseCands adds base noun phrases: the maximal run, the run without
+// its determiner, its shorter suffixes (modifiers dropped) and the part
+// before a possessive. It returns the maximal runs.
+func nounPhraseCands(cs *candSet) []span {
+	T, from, to := cs.T, cs.from, cs.to
+	var nps []span
 	for i := from; i < to; {
 		if !npStart(T, i, to) {
 			i++
@@ -243,48 +330,60 @@ func Candidates(d *Doc, si int) []Cand {
 			continue
 		}
 		e := last + 1
-		add(i, e, KNP)
+		cs.add(i, e, KNP)
 		core := i
 		for core < e && (T[core].Tag == "DT" || T[core].Tag == "PRP$" || T[core].Tag == "PDT" || T[core].Tag == "POS") {
 			core++
 		}
 		if core < e {
-			add(core, e, KNP)
+			cs.add(core, e, KNP)
 			for k := core + 1; k < e; k++ {
 				if T[k].Word && T[k].Tag != "POS" {
-					add(k, e, KNP|KSuffix)
+					cs.add(k, e, KNP|KSuffix)
 				}
 			}
 			// A possessive splits the phrase: "Chopin's father".
 			for k := core; k < e; k++ {
 				if T[k].Tag == "POS" && k > core {
-					add(core, k, KNP)
+					cs.add(core, k, KNP)
 				}
 			}
 		}
-		nps = append(nps, np{i, e})
+		nps = append(nps, span{i, e})
 		i = e
 	}
+	return nps
+}
+
+// ofCands joins adjacent noun phrases over "of", "and", "in", "for",
+// "from" (with and without the determiner), and a third over a second
+// "of"/"and".
+func ofCands(cs *candSet, nps []span) {
+	T := cs.T
 	for a := 0; a+1 < len(nps); a++ {
 		x, y := nps[a], nps[a+1]
 		if y.s == x.e+1 && (T[x.e].Low == "of" || T[x.e].Low == "and" || T[x.e].Low == "in" || T[x.e].Low == "for" || T[x.e].Low == "from") {
 			k := KOf
-			add(x.s, y.e, k)
+			cs.add(x.s, y.e, k)
 			c := x.s
 			for c < x.e && (T[c].Tag == "DT" || T[c].Tag == "PRP$") {
 				c++
 			}
-			add(c, y.e, k)
+			cs.add(c, y.e, k)
 			if T[x.e].Low == "of" && a+2 < len(nps) {
 				z := nps[a+2]
 				if z.s == y.e+1 && (T[y.e].Low == "of" || T[y.e].Low == "and") {
-					add(c, z.e, k)
+					cs.add(c, z.e, k)
 				}
 			}
 		}
 	}
+}
 
-	// Lists: "storage conditions, compulsory texts and equipment".
+// listCands adds lists of noun phrases: "storage conditions, compulsory
+// texts and equipment".
+func listCands(cs *candSet, nps []span) {
+	T := cs.T
 	for a := 0; a+1 < len(nps); a++ {
 		e, items := nps[a].e, 1
 		for b := a + 1; b < len(nps); b++ {
@@ -306,13 +405,16 @@ func Candidates(d *Doc, si int) []Cand {
 				for c < e && (T[c].Tag == "DT" || T[c].Tag == "PRP$") {
 					c++
 				}
-				add(c, e, KOf)
+				cs.add(c, e, KOf)
 			}
 		}
 	}
+}
 
-	// Adjective runs and adjective + noun.
-	for i := from; i < to; {
+// adjCands adds adjective runs, joined by "and" or commas.
+func adjCands(cs *candSet) {
+	T, to := cs.T, cs.to
+	for i := cs.from; i < to; {
 		if !isAdj(T[i].Tag) {
 			i++
 			continue
@@ -321,12 +423,15 @@ func Candidates(d *Doc, si int) []Cand {
 		for j < to && (isAdj(T[j].Tag) || (T[j].Low == "and" || T[j].Text == ",") && j+1 < to && isAdj(T[j+1].Tag)) {
 			j++
 		}
-		add(i, j, KAdj)
+		cs.add(i, j, KAdj)
 		i = j
 	}
+}
 
-	// Text in quotes or parentheses.
-	for i := from; i < to; i++ {
+// bracketCands adds the text inside quotes or parentheses.
+func bracketCands(cs *candSet) {
+	T, to := cs.T, cs.to
+	for i := cs.from; i < to; i++ {
 		var closer string
 		k := KQuote
 		switch T[i].Text {
@@ -341,25 +446,83 @@ func Candidates(d *Doc, si int) []Cand {
 		for j := i + 1; j < to && j <= i+maxCandToks+1; j++ {
 			if strings.Contains(closer, T[j].Text) {
 				if j > i+1 {
-					add(i+1, j, k)
+					cs.add(i+1, j, k)
 				}
 				break
 			}
 		}
 	}
+}
 
-	// Verb phrases for "what did X do" questions: a verb and its object.
-	for i := from; i < to; i++ {
+// verbCands adds a verb with its object, for "what did X do" questions.
+func verbCands(cs *candSet, nps []span) {
+	T := cs.T
+	for i := cs.from; i < cs.to; i++ {
 		if (T[i].Tag == "VBG" || T[i].Tag == "VB" || T[i].Tag == "VBD" || T[i].Tag == "VBN") && !T[i].Stop {
 			for _, c := range nps {
 				if c.s == i+1 || (c.s == i+2 && (T[i+1].Tag == "IN" || T[i+1].Tag == "TO" || T[i+1].Tag == "RP")) {
-					add(i, c.e, KVerb)
+					cs.add(i, c.e, KVerb)
 					break
 				}
 			}
 		}
 	}
-	return out
+}
+
+// clauseMarkers open a reason or manner clause; the words after them up to
+// the next comma, semicolon, colon or sentence end are a candidate, with
+// and without the marker.
+var clauseMarkers = [][]string{
+	{"because", "of"}, {"because"}, {"due", "to"}, {"owing", "to"}, {"thanks", "to"},
+	{"as", "a", "result", "of"}, {"in", "order", "to"}, {"so", "as", "to"}, {"so", "that"},
+	{"in", "order", "that"},
+}
+
+// clauseCands adds reason and manner clauses for why and how questions:
+// after a marker ("because", "due to", "in order to"), "to" + verb
+// (purpose) and "by" + verb-ing (manner), each ending at the next comma,
+// semicolon, colon or the end of the sentence, at most maxClauseToks
+// tokens.
+func clauseCands(cs *candSet) {
+	T, to := cs.T, cs.to
+	end := func(s int) int {
+		e := s
+		for e < to && T[e].Text != "," && T[e].Text != ";" && T[e].Text != ":" && T[e].Text != "." && T[e].Text != "(" {
+			e++
+		}
+		return e
+	}
+	for i := cs.from; i < to; i++ {
+		n := 0
+		for _, m := range clauseMarkers {
+			if i+len(m) >= to {
+				continue
+			}
+			ok := true
+			for k, w := range m {
+				if T[i+k].Low != w {
+					ok = false
+					break
+				}
+			}
+			if ok {
+				n = len(m)
+				break
+			}
+		}
+		switch {
+		case n == 0 && (T[i].Low == "to" && i+1 < to && T[i+1].Tag == "VB" ||
+			T[i].Low == "by" && i+1 < to && T[i+1].Tag == "VBG"):
+			n = 1
+		case n == 0:
+			continue
+		}
+		e := end(i + n)
+		if e > i+n {
+			cs.addUpTo(i, e, KClause, maxClauseToks)
+			cs.addUpTo(i+n, e, KClause, maxClauseToks)
+		}
+	}
 }
 
 func npStart(T []Tok, i, to int) bool {

@@ -64,6 +64,7 @@ func NewCtx(d *Doc, q *Question, idf func(string) float64) *Ctx {
 			}
 		}
 	}
+	c.resolvePronouns()
 	for i := 0; i+1 < n; i++ {
 		if c.match[i] > 0 && c.match[i+1] > 0 && q.Bigrams[d.Toks[i].Stem+" "+d.Toks[i+1].Stem] {
 			c.bigram[i] = true
@@ -169,7 +170,7 @@ func fbucket(v float64, edges ...float64) string {
 	return ">"
 }
 
-var kindNames = [nKinds]string{"np", "prop", "num", "date", "adj", "of", "quote", "paren", "suffix", "verb"}
+var kindNames = [nKinds]string{"np", "prop", "num", "date", "adj", "of", "quote", "paren", "suffix", "verb", "clause"}
 
 // pathWord is how a token appears in a short path between a span and a
 // matched question word: function words as themselves, others as tags.
@@ -180,140 +181,209 @@ func pathWord(t *Tok) string {
 	return coarse(t.Tag)
 }
 
-// Features appends the hashed features of cand to buf.
+// Features appends the hashed features of cand to buf: one group after
+// another, in a fixed order (see the feature* functions).
 func (c *Ctx) Features(cand Cand, buf []uint32) []uint32 {
-	d, T := c.D, c.D.Toks
-	W, H := c.wh, c.hd
-	add := func(parts ...string) {
-		buf = append(buf, hash(parts...))
-		if c.Names != nil {
-			*c.Names = append(*c.Names, strings.Join(parts, "|"))
+	f := c.newFeat(cand, buf)
+	f.sentence()
+	f.kind()
+	f.shape()
+	f.around()
+	f.head()
+	f.overlap()
+	f.windows()
+	f.nearest()
+	f.proximity()
+	f.order()
+	f.headNear()
+	f.qprep()
+	f.lexical()
+	f.position()
+	f.answerType()
+	return f.buf
+}
+
+// A feat builds the features of one candidate: what the groups share.
+type feat struct {
+	c        *Ctx
+	T        []Tok
+	cand     Cand
+	from, to int // the candidate's sentence
+	si, n    int
+	W, H     string // wh-word and question head
+	srank    string
+	sfrac    string
+	first    *Tok
+	last     *Tok
+	digits   bool
+	prev     string // word before the span, "<s>" at the sentence start
+	buf      []uint32
+}
+
+func (c *Ctx) newFeat(cand Cand, buf []uint32) *feat {
+	T := c.D.Toks
+	si := T[cand.S].Sent
+	f := &feat{c: c, T: T, cand: cand, from: c.D.Sents[si][0], to: c.D.Sents[si][1], si: si,
+		n: cand.E - cand.S, W: c.wh, H: c.hd, first: &T[cand.S], last: &T[cand.E-1], buf: buf}
+	f.srank = bucket(c.sRank[si], 0, 1, 2)
+	f.sfrac = fbucket(c.sFrac[si], 0, 0.2, 0.4, 0.6, 0.8)
+	for i := cand.S; i < cand.E; i++ {
+		if T[i].Digit {
+			f.digits = true
 		}
 	}
-	si := T[cand.S].Sent
-	from, to := d.Sents[si][0], d.Sents[si][1]
-	n := cand.E - cand.S
+	f.prev = "<s>"
+	if cand.S > f.from {
+		f.prev = T[cand.S-1].Low
+	}
+	return f
+}
 
-	add("bias")
-	add("w", W)
-	srank := bucket(c.sRank[si], 0, 1, 2)
+func (f *feat) add(parts ...string) {
+	f.buf = append(f.buf, hash(parts...))
+	if f.c.Names != nil {
+		*f.c.Names = append(*f.c.Names, strings.Join(parts, "|"))
+	}
+}
+
+// sentence: the bias, the wh-word, and how well the candidate's sentence
+// matches the question (rank, share of the best score, share of the
+// question's weight, a question verb in it).
+func (f *feat) sentence() {
+	c, W := f.c, f.W
+	f.add("bias")
+	f.add("w", W)
 	ratio := "0"
 	if c.best > 0 {
-		ratio = fbucket(c.sScore[si]/c.best, 0, 0.5, 0.75, 0.99)
+		ratio = fbucket(c.sScore[f.si]/c.best, 0, 0.5, 0.75, 0.99)
 	}
-	sfrac := fbucket(c.sFrac[si], 0, 0.2, 0.4, 0.6, 0.8)
-	add("sr", srank)
-	add("sr", srank, "ratio", ratio)
-	add("sr", srank, "w", W)
-	add("sfrac", sfrac)
-	add("sfrac", sfrac, "sr", srank)
-	if c.sVerb[si] {
-		add("sverb", "w", W)
+	f.add("sr", f.srank)
+	f.add("sr", f.srank, "ratio", ratio)
+	f.add("sr", f.srank, "w", W)
+	f.add("sfrac", f.sfrac)
+	f.add("sfrac", f.sfrac, "sr", f.srank)
+	if c.sVerb[f.si] {
+		f.add("sverb", "w", W)
 	}
+}
 
+// kind: the extractors that produced the span against the question type.
+func (f *feat) kind() {
 	for k := 0; k < nKinds; k++ {
-		if cand.K&(1<<k) != 0 {
-			add("k", kindNames[k], "w", W)
-			add("k", kindNames[k], "h", H)
-			add("k", kindNames[k], "sr", srank)
+		if f.cand.K&(1<<k) != 0 {
+			f.add("k", kindNames[k], "w", f.W)
+			f.add("k", kindNames[k], "h", f.H)
+			f.add("k", kindNames[k], "sr", f.srank)
 		}
 	}
-	lb := bucket(n, 1, 2, 3, 4, 6, 9)
-	add("len", lb)
-	add("len", lb, "w", W)
-	add("len", lb, "h", H)
+}
 
-	// POS pattern of the span.
-	first, last := &T[cand.S], &T[cand.E-1]
-	if n <= 5 {
+// shape: length, tag pattern, first and last tags and words, capitals and
+// digits.
+func (f *feat) shape() {
+	T, cand, W, H := f.T, f.cand, f.W, f.H
+	lb := bucket(f.n, 1, 2, 3, 4, 6, 9)
+	f.add("len", lb)
+	f.add("len", lb, "w", W)
+	f.add("len", lb, "h", H)
+	first, last := f.first, f.last
+	if f.n <= 5 {
 		var b strings.Builder
 		for i := cand.S; i < cand.E; i++ {
 			b.WriteString(coarse(T[i].Tag))
 			b.WriteByte('_')
 		}
 		pat := b.String()
-		add("pat", pat, "w", W)
-		add("pat", pat)
+		f.add("pat", pat, "w", W)
+		f.add("pat", pat)
 	}
-	add("ft", coarse(first.Tag), "lt", coarse(last.Tag), "w", W)
-	add("lt", last.Tag, "h", H)
-	add("ft", first.Tag, "w", W)
-	add("fw", first.Low, "w", W)
-	add("fw", first.Low)
-	if n > 1 {
-		add("lw", last.Low)
+	f.add("ft", coarse(first.Tag), "lt", coarse(last.Tag), "w", W)
+	f.add("lt", last.Tag, "h", H)
+	f.add("ft", first.Tag, "w", W)
+	f.add("fw", first.Low, "w", W)
+	f.add("fw", first.Low)
+	if f.n > 1 {
+		f.add("lw", last.Low)
 	}
 	if first.Cap && first.Word {
-		add("cap", "w", W)
+		f.add("cap", "w", W)
 	}
-	digits := false
-	for i := cand.S; i < cand.E; i++ {
-		if T[i].Digit {
-			digits = true
-		}
+	if f.digits {
+		f.add("digit", "w", W)
+		f.add("digit", "h", H)
 	}
-	if digits {
-		add("digit", "w", W)
-		add("digit", "h", H)
-	}
+}
 
-	// Context tokens on either side.
-	prev, prevTag, next, nextTag := "<s>", "<s>", "</s>", "</s>"
-	if cand.S > from {
-		prev, prevTag = T[cand.S-1].Low, coarse(T[cand.S-1].Tag)
+// around: the words and tags just outside the span.
+func (f *feat) around() {
+	T, cand, W := f.T, f.cand, f.W
+	prevTag, next, nextTag := "<s>", "</s>", "</s>"
+	if cand.S > f.from {
+		prevTag = coarse(T[cand.S-1].Tag)
 	}
-	if cand.E < to {
+	if cand.E < f.to {
 		next, nextTag = T[cand.E].Low, coarse(T[cand.E].Tag)
 	}
-	add("prev", prev)
-	add("prev", prev, "w", W)
-	add("next", next)
-	add("next", next, "w", W)
-	add("pt", prevTag, "nt", nextTag, "w", W)
-	if cand.S > from && cand.E < to && T[cand.S-1].Text == "(" && T[cand.E].Text == ")" {
-		add("inparen", "w", W)
+	f.add("prev", f.prev)
+	f.add("prev", f.prev, "w", W)
+	f.add("next", next)
+	f.add("next", next, "w", W)
+	f.add("pt", prevTag, "nt", nextTag, "w", W)
+	if cand.S > f.from && cand.E < f.to && T[cand.S-1].Text == "(" && T[cand.E].Text == ")" {
+		f.add("inparen", "w", W)
 	}
+}
 
-	// Lexicalised answer type: the span's head word against the wh-word and
-	// the question's head noun.
-	head := last.Stem
-	add("hw", head, "w", W)
+// head: the lexicalised answer type, the span's head word against the
+// wh-word and the question's head noun.
+func (f *feat) head() {
+	T, W, H := f.T, f.W, f.H
+	head := f.last.Stem
+	f.add("hw", head, "w", W)
 	if H != "" {
-		add("hw", head, "h", H)
+		f.add("hw", head, "h", H)
 	}
 	if H != "" && !strings.HasPrefix(H, "v:") {
-		for i := cand.S; i < cand.E; i++ {
+		for i := f.cand.S; i < f.cand.E; i++ {
 			if T[i].Stem == H {
-				add("hasH", "w", W)
+				f.add("hasH", "w", W)
 				break
 			}
 		}
 	}
-	add("hidf", fbucket(idfOfTok(c, last), 2, 4, 6, 8), "w", W)
+	f.add("hidf", fbucket(idfOfTok(f.c, f.last), 2, 4, 6, 8), "w", W)
+}
 
-	// Question words inside the span: answers rarely repeat the question.
+// overlap: question words inside the span (answers rarely repeat the
+// question).
+func (f *feat) overlap() {
+	T, W := f.T, f.W
 	inQ, content := 0, 0
-	for i := cand.S; i < cand.E; i++ {
+	for i := f.cand.S; i < f.cand.E; i++ {
 		if T[i].Word && !T[i].Stop {
 			content++
-			if c.match[i] > 0 {
+			if f.c.match[i] > 0 {
 				inQ++
 			}
 		}
 	}
 	switch {
 	case content == 0:
-		add("inq", "nocontent", "w", W)
+		f.add("inq", "nocontent", "w", W)
 	case inQ == 0:
-		add("inq", "none")
+		f.add("inq", "none")
 	case inQ == content:
-		add("inq", "all", "w", W)
+		f.add("inq", "all", "w", W)
 	default:
-		add("inq", "some", "w", W)
-		add("inqfrac", fbucket(float64(inQ)/float64(content), 0.34, 0.67))
+		f.add("inq", "some", "w", W)
+		f.add("inqfrac", fbucket(float64(inQ)/float64(content), 0.34, 0.67))
 	}
+}
 
-	// Question words around the span.
+// windows: the question's weight matched in windows of 3, 8 and 20 tokens
+// left and right of the span, and question bigrams near it.
+func (f *feat) windows() {
+	c, cand, from, to := f.c, f.cand, f.from, f.to
 	for _, K := range [...]int{3, 8, 20} {
 		l, r := 0.0, 0.0
 		for i := max(from, cand.S-K); i < cand.S; i++ {
@@ -324,10 +394,10 @@ func (c *Ctx) Features(cand Cand, buf []uint32) []uint32 {
 		}
 		ks := strconv.Itoa(K)
 		lf, rf := fbucket(l/c.qTotal, 0, 0.15, 0.3, 0.5, 0.75), fbucket(r/c.qTotal, 0, 0.15, 0.3, 0.5, 0.75)
-		add("wl", ks, lf)
-		add("wr", ks, rf)
-		add("wlr", ks, lf, rf, "w", W)
-		add("wboth", ks, fbucket((l+r)/c.qTotal, 0, 0.15, 0.3, 0.5, 0.75, 0.9), "sr", srank)
+		f.add("wl", ks, lf)
+		f.add("wr", ks, rf)
+		f.add("wlr", ks, lf, rf, "w", f.W)
+		f.add("wboth", ks, fbucket((l+r)/c.qTotal, 0, 0.15, 0.3, 0.5, 0.75, 0.9), "sr", f.srank)
 	}
 	bl, br := 0, 0
 	for i := max(from, cand.S-6); i < cand.S-1; i++ {
@@ -340,77 +410,93 @@ func (c *Ctx) Features(cand Cand, buf []uint32) []uint32 {
 			br++
 		}
 	}
-	add("bg", bucket(bl, 0, 1, 2), bucket(br, 0, 1, 2))
+	f.add("bg", bucket(bl, 0, 1, 2), bucket(br, 0, 1, 2))
+}
 
-	// Nearest matched question words on each side: distance, tag, the
-	// short path between, and where the word stands in the question
-	// relative to the wh-word (a stand-in for the parse path).
-	dl, dr := -1, -1
-	for i := cand.S - 1; i >= from; i-- {
+// nearestMatch returns the nearest matched question word left and right
+// of the span in its sentence (-1 if none) and the number of tokens
+// between each and the span.
+func (f *feat) nearestMatch() (dl, dr, distL, distR int) {
+	c, cand := f.c, f.cand
+	dl, dr = -1, -1
+	for i := cand.S - 1; i >= f.from; i-- {
 		if c.match[i] > 0 {
 			dl = i
 			break
 		}
 	}
-	for i := cand.E; i < to; i++ {
+	for i := cand.E; i < f.to; i++ {
 		if c.match[i] > 0 {
 			dr = i
 			break
 		}
 	}
-	side := func(name string, m, dist int) {
-		if m < 0 {
-			add(name, "none", "w", W)
-			return
-		}
-		db := bucket(dist, 0, 1, 2, 4, 8, 16)
-		add(name, "d", db)
-		add(name, "d", db, "w", W)
-		mt := &T[m]
-		add(name, "t", coarse(mt.Tag), "w", W)
-		if c.Q.Verbs[mt.Stem] {
-			add(name, "qverb", "d", db, "w", W)
-		}
-		if dist <= 4 {
-			var b strings.Builder
-			lo, hi := m+1, cand.S
-			if name == "R" {
-				lo, hi = cand.E, m
-			}
-			for i := lo; i < hi; i++ {
-				b.WriteString(pathWord(&T[i]))
-				b.WriteByte(' ')
-			}
-			p := b.String()
-			add(name, "path", p, coarse(mt.Tag), "w", W)
-			add(name, "path", p)
-		}
-		if c.Q.WhPos >= 0 {
-			rel := c.qpos[m] - c.Q.WhPos
-			rb := "0"
-			switch {
-			case rel < 0:
-				rb = "-" + bucket(-rel, 1, 2, 4)
-			default:
-				rb = bucket(rel, 1, 2, 3, 5)
-			}
-			add(name, "qrel", rb, "w", W)
-			add(name, "qrel", rb, "d", bucket(dist, 0, 2, 6))
-		}
-	}
-	distL, distR := 0, 0
 	if dl >= 0 {
 		distL = cand.S - dl - 1
 	}
 	if dr >= 0 {
 		distR = dr - cand.E
 	}
-	side("L", dl, distL)
-	side("R", dr, distR)
+	return dl, dr, distL, distR
+}
 
-	// Proximity: question words weighted by closeness to the span.
+// nearest: the nearest matched question word on each side: distance, tag,
+// the short path between, and where the word stands in the question
+// relative to the wh-word (a stand-in for the parse path).
+func (f *feat) nearest() {
+	dl, dr, distL, distR := f.nearestMatch()
+	f.side("L", dl, distL)
+	f.side("R", dr, distR)
+}
+
+func (f *feat) side(name string, m, dist int) {
+	c, T, W := f.c, f.T, f.W
+	if m < 0 {
+		f.add(name, "none", "w", W)
+		return
+	}
+	db := bucket(dist, 0, 1, 2, 4, 8, 16)
+	f.add(name, "d", db)
+	f.add(name, "d", db, "w", W)
+	mt := &T[m]
+	f.add(name, "t", coarse(mt.Tag), "w", W)
+	if c.Q.Verbs[mt.Stem] {
+		f.add(name, "qverb", "d", db, "w", W)
+	}
+	if dist <= 4 {
+		var b strings.Builder
+		lo, hi := m+1, f.cand.S
+		if name == "R" {
+			lo, hi = f.cand.E, m
+		}
+		for i := lo; i < hi; i++ {
+			b.WriteString(pathWord(&T[i]))
+			b.WriteByte(' ')
+		}
+		p := b.String()
+		f.add(name, "path", p, coarse(mt.Tag), "w", W)
+		f.add(name, "path", p)
+	}
+	if c.Q.WhPos >= 0 {
+		rel := c.qpos[m] - c.Q.WhPos
+		rb := "0"
+		switch {
+		case rel < 0:
+			rb = "-" + bucket(-rel, 1, 2, 4)
+		default:
+			rb = bucket(rel, 1, 2, 3, 5)
+		}
+		f.add(name, "qrel", rb, "w", W)
+		f.add(name, "qrel", rb, "d", bucket(dist, 0, 2, 6))
+	}
+}
+
+// proximity: question words weighted by closeness to the span, and the
+// weight of the nearest one on each side.
+func (f *feat) proximity() {
+	c, cand := f.c, f.cand
 	prox := 0.0
-	for i := from; i < to; i++ {
+	for i := f.from; i < f.to; i++ {
 		if c.match[i] == 0 || (i >= cand.S && i < cand.E) {
 			continue
 		}
@@ -421,75 +507,92 @@ func (c *Ctx) Features(cand Cand, buf []uint32) []uint32 {
 		prox += c.match[i] / float64(dist)
 	}
 	pb := fbucket(prox/c.qTotal, 0, 0.1, 0.2, 0.35, 0.5, 0.75, 1)
-	add("prox", pb)
-	add("prox", pb, "w", W)
-	add("prox", pb, "sr", srank)
+	f.add("prox", pb)
+	f.add("prox", pb, "w", f.W)
+	f.add("prox", pb, "sr", f.srank)
+	dl, dr, distL, distR := f.nearestMatch()
 	if dl >= 0 {
-		add("Lidf", fbucket(c.match[dl], 2, 4, 6), "d", bucket(distL, 0, 2, 6))
+		f.add("Lidf", fbucket(c.match[dl], 2, 4, 6), "d", bucket(distL, 0, 2, 6))
 	}
 	if dr >= 0 {
-		add("Ridf", fbucket(c.match[dr], 2, 4, 6), "d", bucket(distR, 0, 2, 6))
+		f.add("Ridf", fbucket(c.match[dr], 2, 4, 6), "d", bucket(distR, 0, 2, 6))
 	}
+}
 
-	// Word order: question words on the same side of the span as they
-	// stand of the wh-word in the question (a parse-free alignment cue).
-	if c.Q.WhPos >= 0 {
-		agree, disagree := 0.0, 0.0
-		for i := from; i < to; i++ {
-			if c.match[i] == 0 || (i >= cand.S && i < cand.E) {
-				continue
-			}
-			if (i < cand.S) == (c.qpos[i] < c.Q.WhPos) {
-				agree += c.match[i]
-			} else {
-				disagree += c.match[i]
-			}
-		}
-		if agree+disagree > 0 {
-			ab := fbucket(agree/(agree+disagree), 0, 0.25, 0.5, 0.75, 0.99)
-			add("order", ab, "w", W)
-			add("order", ab, "sfrac", sfrac)
-		}
+// order: question words on the same side of the span as they stand of the
+// wh-word in the question (a parse-free alignment cue).
+func (f *feat) order() {
+	c, cand := f.c, f.cand
+	if c.Q.WhPos < 0 {
+		return
 	}
-
-	// The noun the question asks for, next to the span: "the department
-	// store Bainbridges", "Duisburg, the largest port".
-	if H != "" && !strings.HasPrefix(H, "v:") {
-		for i := max(from, cand.S-3); i < min(to, cand.E+3); i++ {
-			if i == cand.S {
-				i = cand.E - 1
-				continue
-			}
-			if T[i].Stem == H {
-				side := "L"
-				if i >= cand.E {
-					side = "R"
-				}
-				add("Hnear", side, "w", W)
-				break
-			}
+	agree, disagree := 0.0, 0.0
+	for i := f.from; i < f.to; i++ {
+		if c.match[i] == 0 || (i >= cand.S && i < cand.E) {
+			continue
 		}
-		add("hprev", H, prev)
-	}
-
-	// The preposition before the wh-word often precedes the answer too.
-	if c.qprep != "" {
-		add("qprep", c.qprep, "prev", prev)
-		if c.qprep == prev {
-			add("qprepSame", "w", W)
+		if (i < cand.S) == (c.qpos[i] < c.Q.WhPos) {
+			agree += c.match[i]
+		} else {
+			disagree += c.match[i]
 		}
 	}
+	if agree+disagree > 0 {
+		ab := fbucket(agree/(agree+disagree), 0, 0.25, 0.5, 0.75, 0.99)
+		f.add("order", ab, "w", f.W)
+		f.add("order", ab, "sfrac", f.sfrac)
+	}
+}
 
-	// Lexicalised question terms against the kind of span.
-	sig := coarse(last.Tag)
-	if digits {
+// headNear: the noun the question asks for, next to the span: "the
+// department store Bainbridges", "Duisburg, the largest port".
+func (f *feat) headNear() {
+	T, cand, H := f.T, f.cand, f.H
+	if H == "" || strings.HasPrefix(H, "v:") {
+		return
+	}
+	for i := max(f.from, cand.S-3); i < min(f.to, cand.E+3); i++ {
+		if i == cand.S {
+			i = cand.E - 1
+			continue
+		}
+		if T[i].Stem == H {
+			side := "L"
+			if i >= cand.E {
+				side = "R"
+			}
+			f.add("Hnear", side, "w", f.W)
+			break
+		}
+	}
+	f.add("hprev", H, f.prev)
+}
+
+// qprep: the preposition before the wh-word ("in what year") often
+// precedes the answer too.
+func (f *feat) qprep() {
+	if f.c.qprep == "" {
+		return
+	}
+	f.add("qprep", f.c.qprep, "prev", f.prev)
+	if f.c.qprep == f.prev {
+		f.add("qprepSame", "w", f.W)
+	}
+}
+
+// lexical: each question term against the kind of span, and the share of
+// capitalised words.
+func (f *feat) lexical() {
+	T, cand := f.T, f.cand
+	sig := coarse(f.last.Tag)
+	if f.digits {
 		sig += "#"
 	}
-	if first.Cap {
+	if f.first.Cap {
 		sig += "^"
 	}
-	for t := range c.Q.Terms {
-		add("qt", t, sig)
+	for t := range f.c.Q.Terms {
+		f.add("qt", t, sig)
 	}
 	caps := 0
 	for i := cand.S; i < cand.E; i++ {
@@ -497,14 +600,67 @@ func (c *Ctx) Features(cand Cand, buf []uint32) []uint32 {
 			caps++
 		}
 	}
-	add("caps", fbucket(float64(caps)/float64(n), 0, 0.5, 0.99), "w", W)
+	f.add("caps", fbucket(float64(caps)/float64(f.n), 0, 0.5, 0.99), "w", f.W)
+}
 
-	// Position in the sentence.
-	add("pos", bucket(cand.S-from, 0, 2, 5, 10, 20), "w", W)
-	if cand.E == to || (cand.E+1 == to && !T[cand.E].Word) {
-		add("atend", "w", W)
+// answerType: the type the question asks for against the candidate's
+// type (see CandType), and whether they agree.
+func (f *feat) answerType() {
+	qt, ct := f.c.Q.Type, CandType(f.c.D, f.cand)
+	f.add("at", qt, ct)
+	f.add("at", qt, ct, "w", f.W)
+	switch {
+	case Agrees(qt, ct):
+		f.add("atAgree", "w", f.W)
+	case qt != TOther:
+		f.add("atDisagree", qt, "sr", f.srank)
 	}
-	return buf
+}
+
+// position: where the span stands in its sentence.
+func (f *feat) position() {
+	cand, to := f.cand, f.to
+	f.add("pos", bucket(cand.S-f.from, 0, 2, 5, 10, 20), "w", f.W)
+	if cand.E == to || (cand.E+1 == to && !f.T[cand.E].Word) {
+		f.add("atend", "w", f.W)
+	}
+}
+
+var pronouns = map[string]bool{"he": true, "she": true, "they": true, "it": true,
+	"his": true, "her": true, "their": true, "its": true, "him": true, "them": true}
+
+// resolvePronouns is a light coreference step: in a sentence that names
+// none of the question's capitalised terms, the first personal pronoun
+// stands for the last run of capitalised question terms before it ("Marie
+// Curie ... She died in 1934"), and matches with their summed weight.
+// Runs are looked for in the sentences before, the nearest first.
+func (c *Ctx) resolvePronouns() {
+	T := c.D.Toks
+	entW, entPos := 0.0, -1
+	for _, r := range c.D.Sents {
+		named := false
+		runW, runPos := 0.0, -1
+		for i := r[0]; i < r[1]; i++ {
+			if c.match[i] > 0 && T[i].Cap && i > r[0] || c.match[i] > 0 && T[i].Cap && T[i].Tag == "NNP" {
+				named = true
+				if i == r[0] || !(c.match[i-1] > 0 && T[i-1].Cap) {
+					runW, runPos = 0, c.qpos[i]
+				}
+				runW += c.match[i]
+			}
+		}
+		if !named && entW > 0 {
+			for i := r[0]; i < r[1]; i++ {
+				if pronouns[T[i].Low] {
+					c.match[i], c.qpos[i] = entW, entPos
+					break
+				}
+			}
+		}
+		if runW > 0 {
+			entW, entPos = runW, runPos
+		}
+	}
 }
 
 func idfOfTok(c *Ctx, t *Tok) float64 {

@@ -12,6 +12,9 @@ type Question struct {
 	Wh    string // what, which, who, when, where, why, how, how_many, ..., or "none"
 	WhPos int    // token index of the wh-word, -1 if none
 	Head  string // stem of the noun the wh-word asks for ("year", "country"), or ""
+	// Type is the answer type asked for (TDate, TMoney, ...), TOther when
+	// the question's words do not say.
+	Type string
 	// Terms are the distinct content stems with their weights (idf).
 	Terms map[string]float64
 	// Pos gives, for each content stem, its token index in the question.
@@ -46,6 +49,15 @@ func NewQuestion(text string, idf func(string) float64) (*Question, error) {
 		t := MakeTok(nt.Text, nt.Tag)
 		t.Start, t.End = nt.Start, nt.End
 		q.Toks = append(q.Toks, t)
+	}
+	aux := false
+	for i := range q.Toks {
+		// After "did" or "does", "found" is to found, not the past of
+		// find (the tagger is not sure of the tag).
+		if q.Toks[i].Low == "found" && aux {
+			q.Toks[i].Stem = "found"
+		}
+		aux = aux || q.Toks[i].Stem == "do"
 	}
 	for i, t := range q.Toks {
 		if whWords[t.Low] {
@@ -92,6 +104,7 @@ func NewQuestion(text string, idf func(string) float64) (*Question, error) {
 			}
 		}
 	}
+	q.Type = questionType(q.Wh, q.Head)
 	prev := ""
 	for i, t := range q.Toks {
 		if !t.Word || t.Stop {
@@ -114,4 +127,15 @@ func NewQuestion(text string, idf func(string) float64) (*Question, error) {
 		prev = t.Stem
 	}
 	return q, nil
+}
+
+// Named reports whether the question names someone or something: a
+// proper noun, or a capitalised content word after the first word.
+func (q *Question) Named() bool {
+	for i, t := range q.Toks {
+		if t.Word && !t.Stop && (t.Tag == "NNP" || t.Tag == "NNPS" || i > 0 && t.Cap) {
+			return true
+		}
+	}
+	return false
 }

@@ -140,3 +140,19 @@ func DropEchoes(d *Doc, q *Question, ss []Scored) []Scored {
 	}
 	return out
 }
+
+// BestTyped is Best over the candidates whose type agrees with the type
+// the question asks for (see Agrees); ok is false when the question asks
+// for no type or no candidate has it.
+func BestTyped(d *Doc, q *Question, ss []Scored) (Scored, float64, bool) {
+	if q.Type == TOther {
+		return Scored{}, 0, false
+	}
+	var typed []Scored
+	for _, s := range ss {
+		if Agrees(q.Type, CandType(d, s.Cand)) {
+			typed = append(typed, s)
+		}
+	}
+	return Best(d, typed)
+}

@@ -137,6 +137,10 @@ func MakeTok(text, tag string) Tok {
 	}
 	t.Stop = stopWords[low]
 	t.Stem = Stem(low)
+	if low == "found" && (tag == "VB" || tag == "VBP") {
+		// "they found companies": to found, not the past of find.
+		t.Stem = "found"
+	}
 	return t
 }
 
@@ -197,6 +201,42 @@ var irregular = map[string]string{
 	"spent": "spend", "stood": "stand", "struck": "strike", "taught": "teach", "fought": "fight",
 	"caught": "catch", "sought": "seek", "died": "die", "dies": "die", "dying": "die",
 	"named": "name", "called": "call",
+	// More irregular verbs, and the nouns and adjectives that stand for a
+	// verb in questions ("born" and "birth", "died" and "death").
+	"met": "meet", "meets": "meet", "meeting": "meet", "born": "birth", "births": "birth",
+	"death": "die", "deaths": "die", "dead": "die", "ate": "eat", "eaten": "eat",
+	"fed": "feed", "felt": "feel", "fled": "flee", "flew": "fly", "flown": "fly",
+	"forgot": "forget", "forgotten": "forget", "froze": "freeze", "frozen": "freeze",
+	"got": "get", "gotten": "get", "hid": "hide", "hidden": "hide", "hit": "hit",
+	"hung": "hang", "heard": "hear", "kept": "keep", "laid": "lay", "lain": "lie",
+	"lay": "lie", "lent": "lend", "lit": "light", "rode": "ride", "ridden": "ride",
+	"rang": "ring", "rung": "ring", "rose": "rise", "risen": "rise", "said": "say",
+	"says": "say", "shook": "shake", "shaken": "shake", "shot": "shoot", "showed": "show",
+	"shown": "show", "sang": "sing", "sung": "sing", "sank": "sink", "sunk": "sink",
+	"sat": "sit", "slept": "sleep", "slid": "slide", "stole": "steal", "stolen": "steal",
+	"stuck": "stick", "swam": "swim", "swum": "swim", "swore": "swear", "sworn": "swear",
+	"tore": "tear", "torn": "tear", "threw": "throw", "thrown": "throw", "understood": "understand",
+	"woke": "wake", "woken": "wake", "wore": "wear", "worn": "wear",
+	"withdrew": "withdraw", "withdrawn": "withdraw", "arose": "arise", "arisen": "arise",
+	"awoke": "awake", "bore": "bear", "borne": "bear", "beat": "beat", "beaten": "beat",
+	"bent": "bend", "bet": "bet", "bit": "bite", "bitten": "bite", "bled": "bleed",
+	"blew": "blow", "blown": "blow", "broke": "break", "broken": "break", "bred": "breed",
+	"burnt": "burn", "dealt": "deal", "dug": "dig", "drank": "drink", "drunk": "drink",
+	"drove": "drive", "driven": "drive", "dwelt": "dwell", "forbade": "forbid", "forbidden": "forbid",
+	"foresaw": "foresee", "foreseen": "foresee", "forgave": "forgive", "forgiven": "forgive",
+	"overcame": "overcome", "overtook": "overtake", "overthrew": "overthrow", "overthrown": "overthrow",
+	"quit": "quit", "sped": "speed", "spun": "spin", "spread": "spread", "sprang": "spring",
+	"sprung": "spring", "stung": "sting", "strove": "strive", "swept": "sweep", "swung": "swing",
+	"undertook": "undertake", "undertaken": "undertake", "upheld": "uphold", "wept": "weep",
+	"won't": "will", "wrought": "work", "mice": "mouse", "geese": "goose", "teeth": "tooth",
+	"feet": "foot", "wives": "wife", "wolves": "wolf",
+	"marriage": "marry", "married": "marry", "founder": "found", "founders": "found",
+	"foundation": "found", "invention": "invent", "inventor": "invent", "discovery": "discover",
+	"creation": "create", "creator": "create", "election": "elect", "elected": "elect",
+	"construction": "construct", "production": "produce", "producer": "produce",
+	"publication": "publish", "destruction": "destroy", "destroyed": "destroy",
+	"retirement": "retire", "retired": "retire", "arrival": "arrive", "arrived": "arrive",
+	"departure": "depart", "beginning": "begin", "ending": "end",
 }
 
 var stopWords = func() map[string]bool {
