@@ -27,15 +27,6 @@ func Dense(v Vader, tokens int) [NumDense]float64 {
 	}
 }
 
-// negators open a negation scope.
-var negators = map[string]bool{
-	"not": true, "no": true, "never": true, "nothing": true, "nobody": true, "none": true,
-	"nor": true, "neither": true, "cannot": true, "without": true, "hardly": true, "barely": true,
-	"nowhere": true, "dont": true, "cant": true, "wont": true, "didnt": true, "doesnt": true,
-	"isnt": true, "wasnt": true, "arent": true, "werent": true, "couldnt": true, "shouldnt": true,
-	"wouldnt": true, "aint": true, "havent": true, "hasnt": true, "hadnt": true,
-}
-
 // Tokens appends the normalised tokens of text to dst: lower case words
 // (apostrophes kept, "n't" split off as "not", letters repeated three times
 // or more squeezed to two), "@user" for mentions, "<url>" for links,
@@ -110,6 +101,9 @@ func Tokens(dst []string, text string) []string {
 }
 
 func isWordRune(r rune) bool {
+	if r < utf8.RuneSelf {
+		return 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || '0' <= r && r <= '9' || r == '\'' || r == '_'
+	}
 	return unicode.IsLetter(r) || unicode.IsDigit(r) || r == '\'' || r == '’' || r == '_'
 }
 
@@ -148,6 +142,25 @@ func appendWord(dst []string, w string) []string {
 
 // squeeze shortens runs of three or more equal letters to two.
 func squeeze(w string) string {
+	ascii := true
+	for i := 0; i < len(w); i++ {
+		if w[i] >= utf8.RuneSelf {
+			ascii = false
+			break
+		}
+	}
+	if ascii {
+		need := false
+		for i := 2; i < len(w); i++ {
+			if w[i] == w[i-1] && w[i] == w[i-2] {
+				need = true
+				break
+			}
+		}
+		if !need {
+			return w
+		}
+	}
 	run, last := 0, rune(-1)
 	need := false
 	for _, r := range w {
@@ -215,13 +228,18 @@ func hashString(h uint32, s string) uint32 {
 // Each feature appears once (presence, not counts), sorted, so that
 // repeating a text does not change its features.
 func Hashes(dst []uint32, toks []string) []uint32 {
-	start := len(dst)
+	var buf [64]uint32
+	return featureHashes(dst, toks, wordHashes(buf[:0], toks))
+}
+
+// wordHashes appends the hash of each token of toks to dst, marked when
+// the token lies in a negation scope; a "." gets 0 (it is never a feature).
+func wordHashes(dst []uint32, toks []string) []uint32 {
 	neg := false
-	prev := uint32(0)
-	havePrev := false
 	for i, t := range toks {
 		if t == "." {
-			neg, havePrev = false, false
+			neg = false
+			dst = append(dst, 0)
 			continue
 		}
 		h := hashString(fnvOffset, t)
@@ -229,23 +247,51 @@ func Hashes(dst []uint32, toks []string) []uint32 {
 			h = h*fnvPrime ^ 0x9e3779b9
 		}
 		dst = append(dst, h)
-		if havePrev {
-			dst = append(dst, (prev*31+h)*fnvPrime^0x85ebca6b)
-		} else {
-			dst = append(dst, (0x27d4eb2d+h)*fnvPrime^0x85ebca6b) // clause start + word
-		}
-		prev, havePrev = h, true
 		switch {
-		case negators[t]:
+		case isNegator(t):
 			neg = !notNegating(toks, i)
 		case t == "but" || t == "!" || t == "?":
 			neg = false
 		}
 	}
+	return dst
+}
+
+// featureHashes appends the features of toks, whose word hashes are wh
+// (see [wordHashes]), to dst, sorted and without repeats.
+func featureHashes(dst []uint32, toks []string, wh []uint32) []uint32 {
+	start := len(dst)
+	prev := uint32(0)
+	havePrev := false
+	for i, t := range toks {
+		if t == "." {
+			havePrev = false
+			continue
+		}
+		h := wh[i]
+		if havePrev {
+			dst = append(dst, h, (prev*31+h)*fnvPrime^0x85ebca6b)
+		} else {
+			dst = append(dst, h, (0x27d4eb2d+h)*fnvPrime^0x85ebca6b) // clause start + word
+		}
+		prev, havePrev = h, true
+	}
 	feats := dst[start:]
 	slices.Sort(feats)
-	dst = append(dst[:start], slices.Compact(feats)...)
-	return dst
+	return append(dst[:start], slices.Compact(feats)...)
+}
+
+// isNegator reports whether t opens a negation scope.
+func isNegator(t string) bool {
+	switch t {
+	case "not", "no", "never", "nothing", "nobody", "none",
+		"nor", "neither", "cannot", "without", "hardly", "barely",
+		"nowhere", "dont", "cant", "wont", "didnt", "doesnt",
+		"isnt", "wasnt", "arent", "werent", "couldnt", "shouldnt",
+		"wouldnt", "aint", "havent", "hasnt", "hadnt":
+		return true
+	}
+	return false
 }
 
 // comparatives that, after "can't be" / "couldn't be", make the phrase a
@@ -322,6 +368,24 @@ func DomainOf(text string) Domain {
 	upper := false
 	words, inWord := 0, false
 	for _, r := range text {
+		if r < utf8.RuneSelf {
+			// ASCII: the common case, without the unicode tables
+			if r == ' ' || r == '\t' || r == '\n' || r == '\v' || r == '\f' || r == '\r' {
+				inWord = false
+				continue
+			}
+			if !inWord {
+				inWord = true
+				words++
+			}
+			switch {
+			case r == '@' || r == '#':
+				d.Tweet = true
+			case 'A' <= r && r <= 'Z':
+				upper = true
+			}
+			continue
+		}
 		if unicode.IsSpace(r) {
 			inWord = false
 		} else if !inWord {
@@ -376,6 +440,7 @@ type Text struct {
 	Domain    Domain
 
 	afterBuf []uint32
+	words    []uint32 // word hashes, see wordHashes
 }
 
 // Featurize fills t (reusing its slices) from the tokens, VADER's scores
@@ -383,10 +448,19 @@ type Text struct {
 func Featurize(t *Text, toks []string, v Vader, d Domain) {
 	t.Domain = d
 	t.Dense = Dense(v, len(toks))
-	t.Hashes = Hashes(t.Hashes[:0], toks)
+	// The word hashes of the whole text serve its parts too: a clause
+	// starts after a "." and the part after a "but" after a "but", where
+	// the negation scope has ended anyway.
+	t.words = wordHashes(t.words[:0], toks)
+	t.Hashes = featureHashes(t.Hashes[:0], toks, t.words)
 	t.After = nil
 	if ac := AfterContrast(toks); ac != nil {
-		t.afterBuf = Hashes(t.afterBuf[:0], ac)
+		if k := len(toks) - len(ac); toks[k-1] == "but" {
+			t.afterBuf = featureHashes(t.afterBuf[:0], ac, t.words[k:])
+		} else {
+			// "however" and the like do not end a negation scope
+			t.afterBuf = Hashes(t.afterBuf[:0], ac)
+		}
 		t.After = t.afterBuf
 	}
 	t.Clauses, t.ClauseEnd = t.Clauses[:0], t.ClauseEnd[:0]
@@ -399,7 +473,7 @@ func Featurize(t *Text, toks []string, v Vader, d Domain) {
 			continue
 		}
 		if i > start {
-			t.Clauses = Hashes(t.Clauses, toks[start:i])
+			t.Clauses = featureHashes(t.Clauses, toks[start:i], t.words[start:i])
 			t.ClauseEnd = append(t.ClauseEnd, len(t.Clauses))
 		}
 		start = i + 1

@@ -3,6 +3,7 @@ package lr
 import (
 	"bytes"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -130,9 +131,67 @@ func TestNotNegating(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.text, func(t *testing.T) {
 			toks := Tokens(nil, tt.text)
-			i := slices.IndexFunc(toks, func(s string) bool { return negators[s] })
+			i := slices.IndexFunc(toks, isNegator)
 			require.GreaterOrEqual(t, i, 0)
 			assert.Equal(t, tt.want, notNegating(toks, i))
 		})
 	}
+}
+
+// Featurize reuses the whole text's word hashes for its parts; the parts
+// must hash exactly as they would alone.
+func TestFeaturizePartsMatchHashes(t *testing.T) {
+	texts := []string{
+		"The cast is fine, but the script is a mess.",
+		"It is not good however the ending is bad",
+		"not great. not bad, but never boring!",
+		"I can't recommend it enough, but it is not cheap",
+		"no; nothing but NOT bad... can't be happier",
+		"",
+		"but",
+	}
+	for _, text := range texts {
+		t.Run(text, func(t *testing.T) {
+			var x Text
+			toks := Tokens(nil, text)
+			Featurize(&x, toks, Vader{}, DomainOf(text))
+			assert.Equal(t, Hashes(nil, toks), x.Hashes)
+			if ac := AfterContrast(toks); ac != nil {
+				assert.Equal(t, Hashes(nil, ac), x.After)
+			} else {
+				assert.Nil(t, x.After)
+			}
+			start := 0
+			for _, end := range x.ClauseEnd {
+				require.NotEmpty(t, x.Clauses[start:end])
+				start = end
+			}
+			var want []uint32
+			clauses := 0
+			for c := range strings.SplitSeq(strings.Join(toks, " "), ".") {
+				if f := strings.Fields(c); len(f) > 0 {
+					want = append(want, Hashes(nil, f)...)
+					clauses++
+				}
+			}
+			if clauses >= 2 {
+				assert.Equal(t, want, x.Clauses)
+			} else {
+				assert.Empty(t, x.Clauses)
+			}
+		})
+	}
+}
+
+func TestSqueezeAndDomainASCIIAndNot(t *testing.T) {
+	for in, want := range map[string]string{
+		"soooo": "soo", "good": "good", "aaa": "aa", "ééé": "éé", "❤❤❤": "❤❤", "noooé": "nooé",
+	} {
+		assert.Equal(t, want, squeeze(in), in)
+	}
+	assert.Equal(t, Domain{Tweet: true}, DomainOf("@bob hi"))
+	assert.Equal(t, Domain{Tok: true}, DomainOf("it 's fine ."))
+	assert.Equal(t, Domain{}, DomainOf("It 's fine ."))
+	assert.Equal(t, Domain{}, DomainOf("Élan 's fine ."), "non-ASCII upper case")
+	assert.True(t, DomainOf(strings.Repeat("a\u00a0", LongWords)).Long, "a no-break space separates words")
 }
