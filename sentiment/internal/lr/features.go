@@ -438,6 +438,7 @@ type Text struct {
 	ClauseEnd []int
 	Dense     [NumDense]float64
 	Domain    Domain
+	Cues      Cues
 
 	afterBuf []uint32
 	words    []uint32 // word hashes, see wordHashes
@@ -448,6 +449,7 @@ type Text struct {
 func Featurize(t *Text, toks []string, v Vader, d Domain) {
 	t.Domain = d
 	t.Dense = Dense(v, len(toks))
+	t.Cues = CuesOf(toks)
 	// The word hashes of the whole text serve its parts too: a clause
 	// starts after a "." and the part after a "but" after a "but", where
 	// the negation scope has ended anyway.
@@ -541,4 +543,57 @@ func b2f(b bool) float64 {
 		return 1
 	}
 	return 0
+}
+
+// Cues are counts of tokens that mark a text as expressive (or not),
+// besides its words: read by the subjectivity blend.
+type Cues struct {
+	Excl, Quest int // "!" and "?"
+	Emo         int // emoticons and emoji (symbol tokens)
+	URL, User   int // "<url>" and "@user"
+}
+
+// CuesOf counts the cues of toks.
+func CuesOf(toks []string) Cues {
+	var c Cues
+	for _, t := range toks {
+		switch {
+		case t == "!":
+			c.Excl++
+		case t == "?":
+			c.Quest++
+		case t == "<url>":
+			c.URL++
+		case t == "@user":
+			c.User++
+		case t == "<3" || len(t) > 1 && (t[0] == ':' || t[0] == ';' || t[0] == '='):
+			c.Emo++
+		default:
+			if r, _ := utf8.DecodeRuneInString(t); r >= 0x2000 && unicode.IsSymbol(r) {
+				c.Emo++
+			}
+		}
+	}
+	return c
+}
+
+// NumSubj is the number of subjectivity blend features of [SubjFeatures].
+const NumSubj = 20
+
+// SubjFeatures are the inputs of the subjectivity blend: the subjectivity
+// head's logit zSubj, the strength of the polarity logit zPol, whether and
+// how strongly VADER finds sentiment words, the length, the cues and the
+// kind of text.
+func SubjFeatures(zSubj, zPol float64, t *Text) [NumSubj]float64 {
+	d, dense, c := t.Domain, &t.Dense, t.Cues
+	tw, tk := b2f(d.Tweet), b2f(d.Tok)
+	ap := math.Abs(zPol)
+	ac := dense[5]
+	return [NumSubj]float64{
+		1, zSubj, ap, math.Min(ap*ap, 25) / 5,
+		ac, dense[2] + dense[3], b2f(ac >= 0.05), dense[6], dense[7],
+		tw, tk, zSubj * tw, zSubj * tk, ap * tw, ap * tk, ac * tw,
+		math.Log1p(float64(c.Excl)), math.Log1p(float64(c.Quest)), math.Log1p(float64(c.Emo)),
+		math.Log1p(float64(c.URL + c.User)),
+	}
 }

@@ -75,6 +75,7 @@ func TestModelRoundTrip(t *testing.T) {
 	m.Pol.W[3], m.Pol.Dense[1], m.Pol.Bias = 0.5, -1.25, 0.125
 	m.Subj.W[7] = -2
 	m.Blend[2] = 3
+	m.SubjBlend[1], m.SubjBlend[4] = 1, -0.5
 	var b bytes.Buffer
 	require.NoError(t, m.Write(&b))
 	got, err := Read(&b)
@@ -83,6 +84,7 @@ func TestModelRoundTrip(t *testing.T) {
 	assert.InDelta(t, -2, got.Subj.W[7], 1e-4)
 	assert.Equal(t, m.Pol.Dense, got.Pol.Dense)
 	assert.Equal(t, m.Blend, got.Blend)
+	assert.Equal(t, m.SubjBlend, got.SubjBlend)
 	assert.Equal(t, m.Tau, got.Tau)
 	assert.Equal(t, m.Band, got.Band)
 	_, err = Read(bytes.NewReader([]byte("nope")))
@@ -194,4 +196,32 @@ func TestSqueezeAndDomainASCIIAndNot(t *testing.T) {
 	assert.Equal(t, Domain{}, DomainOf("It 's fine ."))
 	assert.Equal(t, Domain{}, DomainOf("Élan 's fine ."), "non-ASCII upper case")
 	assert.True(t, DomainOf(strings.Repeat("a\u00a0", LongWords)).Long, "a no-break space separates words")
+}
+
+func TestCuesOf(t *testing.T) {
+	tests := []struct {
+		in   string
+		want Cues
+	}{
+		{"plain words here.", Cues{}},
+		{"@bob wow!! really? :) <3 ❤️ http://x.co", Cues{Excl: 2, Quest: 1, Emo: 3, URL: 1, User: 1}},
+		{"it's 10:30", Cues{}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.in, func(t *testing.T) {
+			assert.Equal(t, tt.want, CuesOf(Tokens(nil, tt.in)))
+		})
+	}
+}
+
+// The subjectivity logit with the blend that passes the head's logit
+// through is the head's logit: the blend can only add to it.
+func TestSubjLogitPassThrough(t *testing.T) {
+	var m Model
+	m.SubjBlend[1] = 1
+	var x Text
+	Featurize(&x, Tokens(nil, "great!! :)"), Vader{Compound: 0.8, Pos: 0.9, Neu: 0.1}, Domain{Tweet: true})
+	for _, z := range []float64{-3, 0, 0.7} {
+		assert.InDelta(t, z, m.SubjLogit(z, 5, &x), 1e-12)
+	}
 }
