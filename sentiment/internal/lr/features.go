@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 )
@@ -277,8 +278,45 @@ func featureHashes(dst []uint32, toks []string, wh []uint32) []uint32 {
 		prev, havePrev = h, true
 	}
 	feats := dst[start:]
-	slices.Sort(feats)
+	sortHashes(feats)
 	return append(dst[:start], slices.Compact(feats)...)
+}
+
+// radixMin is the length from which sortHashes sorts by radix: long
+// reviews have thousands of features, and pdqsort's comparisons cost more
+// than four counting passes.
+const radixMin = 256
+
+var radixPool = sync.Pool{New: func() any { return new([]uint32) }}
+
+// sortHashes sorts a in increasing order.
+func sortHashes(a []uint32) {
+	if len(a) < radixMin {
+		slices.Sort(a)
+		return
+	}
+	bp := radixPool.Get().(*[]uint32)
+	defer radixPool.Put(bp)
+	if cap(*bp) < len(a) {
+		*bp = make([]uint32, len(a))
+	}
+	src, dst := a, (*bp)[:len(a)]
+	for shift := uint(0); shift < 32; shift += 8 {
+		var count [257]int
+		for _, x := range src {
+			count[(x>>shift)&0xff+1]++
+		}
+		for i := 1; i < 257; i++ {
+			count[i] += count[i-1]
+		}
+		for _, x := range src {
+			b := (x >> shift) & 0xff
+			dst[count[b]] = x
+			count[b]++
+		}
+		src, dst = dst, src
+	}
+	// four passes: the sorted values are back in a
 }
 
 // isNegator reports whether t opens a negation scope.

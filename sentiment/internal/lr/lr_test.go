@@ -225,3 +225,23 @@ func TestSubjLogitPassThrough(t *testing.T) {
 		assert.InDelta(t, z, m.SubjLogit(z, 5, &x), 1e-12)
 	}
 }
+
+func TestSortHashes(t *testing.T) {
+	for _, n := range []int{0, 1, 5, radixMin - 1, radixMin, 3000} {
+		a := make([]uint32, n)
+		x := uint32(12345)
+		for i := range a {
+			x ^= x << 13
+			x ^= x >> 17
+			x ^= x << 5
+			a[i] = x
+			if i%7 == 0 && i > 0 {
+				a[i] = a[i-1] // repeats
+			}
+		}
+		want := slices.Clone(a)
+		slices.Sort(want)
+		sortHashes(a)
+		assert.Equal(t, want, a, "n=%d", n)
+	}
+}
