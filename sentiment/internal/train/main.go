@@ -65,6 +65,7 @@ func main() {
 	sstTok := flag.Bool("sst-tok", true, "treat every SST phrase as tokenised text (lr.Domain.Tok)")
 	avg := flag.Int("avg", 1, "average the weights over the updates of the last N epochs (0: last weights)")
 	nb := flag.Float64("nb", 1, "naive Bayes scaling of the polarity features (0: none)")
+	nbAlpha := flag.Float64("nb-alpha", 1, "smoothing of the naive Bayes counts (weighted records) of the polarity features")
 	ens := flag.Int("ens", 16, "polarity heads trained on different shuffles and averaged")
 	tokBits := flag.Uint("tok-bits", 18, "log2 of the tokenised-text (SST-only) polarity head's hashed weights")
 	blendMin := flag.Int("blend-min", 16, "fewest tokens of an SST phrase in the blend's training data")
@@ -181,7 +182,7 @@ func main() {
 	log.Printf("training polarity on %d, subjectivity on %d", len(pol), len(subj))
 	// Stacking: the text models' out-of-fold logits train the blend with
 	// VADER, so the blend sees the text models as they are on unseen text.
-	st := stacker{folds: *nFolds, ens: *ens, epochs: *epochs, eta: *eta, l2: *l2, avg: *avg, nb: *nb, seed: *seed}
+	st := stacker{folds: *nFolds, ens: *ens, epochs: *epochs, eta: *eta, l2: *l2, avg: *avg, nb: *nb, nbAlpha: *nbAlpha, seed: *seed}
 	if *polFrom != "" {
 		f, err := os.Open(*polFrom)
 		if err != nil {
@@ -651,7 +652,7 @@ func trainEnsemble(h *lr.Head, exs []example, r []float32, n, epochs int, eta, l
 // stacker trains the polarity heads and their out-of-fold logits.
 type stacker struct {
 	folds, ens, epochs, avg int
-	eta, l2, nb             float64
+	eta, l2, nb, nbAlpha    float64
 	seed                    uint64
 }
 
@@ -668,7 +669,7 @@ func (st *stacker) fit(h *lr.Head, exs []example, sel func(*example) bool) []lr.
 	train := func(h *lr.Head, sub []example, seed uint64) {
 		var r []float32
 		if st.nb > 0 {
-			r = nbRatios(h.Bits, sub, 1, st.nb)
+			r = nbRatios(h.Bits, sub, st.nbAlpha, st.nb)
 		}
 		trainEnsemble(h, sub, r, st.ens, st.epochs, st.eta, st.l2, st.avg, seed)
 	}
