@@ -243,14 +243,22 @@ func wordHashes(dst []uint32, toks []string) []uint32 {
 			dst = append(dst, 0)
 			continue
 		}
-		h := hashString(fnvOffset, t)
+		idiom := isNegator(t) && notNegating(toks, i)
+		var h uint32
+		if idiom {
+			// the negator of "can't … enough" is no negation: it gets
+			// a word of its own, so that it does not weigh as "not"
+			h = hashString(fnvOffset, "<not-negating>")
+		} else {
+			h = hashString(fnvOffset, t)
+		}
 		if neg {
 			h = h*fnvPrime ^ 0x9e3779b9
 		}
 		dst = append(dst, h)
 		switch {
 		case isNegator(t):
-			neg = !notNegating(toks, i)
+			neg = !idiom
 		case t == "but" || t == "!" || t == "?":
 			neg = false
 		}

@@ -245,3 +245,15 @@ func TestSortHashes(t *testing.T) {
 		assert.Equal(t, want, a, "n=%d", n)
 	}
 }
+
+// The negator of a non-negating idiom carries no weight of "not": it hashes
+// as a word of its own, and what follows it is not negated.
+func TestHashesIdiomNegator(t *testing.T) {
+	not := hashString(fnvOffset, "not")
+	idiom := Hashes(nil, Tokens(nil, "I can't thank you enough"))
+	plain := Hashes(nil, Tokens(nil, "I can't thank you"))
+	assert.NotContains(t, idiom, not)
+	assert.Contains(t, plain, not)
+	assert.Contains(t, idiom, hashString(fnvOffset, "thank"), "not negated")
+	assert.NotContains(t, plain, hashString(fnvOffset, "thank"), "negated")
+}
