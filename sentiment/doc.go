@@ -40,7 +40,7 @@
 //
 // Idioms whose negator does not negate ("I can't recommend it enough",
 // "couldn't be happier", "couldn't be worse") are read without the
-// negation.
+// negation, and their negator does not weigh as "not".
 //
 // [ModelVADER] is a faithful
 // port of VADER (Hutto & Gilbert 2014, the vaderSentiment 3.3.2 Python

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 )
@@ -25,15 +26,6 @@ func Dense(v Vader, tokens int) [NumDense]float64 {
 		v.Compound, v.MeanSentence, v.Pos, v.Neg, v.Neu,
 		math.Abs(v.Compound), math.Abs(v.MeanSentence), math.Log1p(float64(tokens)) / 5,
 	}
-}
-
-// negators open a negation scope.
-var negators = map[string]bool{
-	"not": true, "no": true, "never": true, "nothing": true, "nobody": true, "none": true,
-	"nor": true, "neither": true, "cannot": true, "without": true, "hardly": true, "barely": true,
-	"nowhere": true, "dont": true, "cant": true, "wont": true, "didnt": true, "doesnt": true,
-	"isnt": true, "wasnt": true, "arent": true, "werent": true, "couldnt": true, "shouldnt": true,
-	"wouldnt": true, "aint": true, "havent": true, "hasnt": true, "hadnt": true,
 }
 
 // Tokens appends the normalised tokens of text to dst: lower case words
@@ -110,6 +102,9 @@ func Tokens(dst []string, text string) []string {
 }
 
 func isWordRune(r rune) bool {
+	if r < utf8.RuneSelf {
+		return 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || '0' <= r && r <= '9' || r == '\'' || r == '_'
+	}
 	return unicode.IsLetter(r) || unicode.IsDigit(r) || r == '\'' || r == '’' || r == '_'
 }
 
@@ -148,6 +143,25 @@ func appendWord(dst []string, w string) []string {
 
 // squeeze shortens runs of three or more equal letters to two.
 func squeeze(w string) string {
+	ascii := true
+	for i := 0; i < len(w); i++ {
+		if w[i] >= utf8.RuneSelf {
+			ascii = false
+			break
+		}
+	}
+	if ascii {
+		need := false
+		for i := 2; i < len(w); i++ {
+			if w[i] == w[i-1] && w[i] == w[i-2] {
+				need = true
+				break
+			}
+		}
+		if !need {
+			return w
+		}
+	}
 	run, last := 0, rune(-1)
 	need := false
 	for _, r := range w {
@@ -215,37 +229,115 @@ func hashString(h uint32, s string) uint32 {
 // Each feature appears once (presence, not counts), sorted, so that
 // repeating a text does not change its features.
 func Hashes(dst []uint32, toks []string) []uint32 {
-	start := len(dst)
+	var buf [64]uint32
+	return featureHashes(dst, toks, wordHashes(buf[:0], toks))
+}
+
+// wordHashes appends the hash of each token of toks to dst, marked when
+// the token lies in a negation scope; a "." gets 0 (it is never a feature).
+func wordHashes(dst []uint32, toks []string) []uint32 {
 	neg := false
-	prev := uint32(0)
-	havePrev := false
 	for i, t := range toks {
 		if t == "." {
-			neg, havePrev = false, false
+			neg = false
+			dst = append(dst, 0)
 			continue
 		}
-		h := hashString(fnvOffset, t)
+		idiom := isNegator(t) && notNegating(toks, i)
+		var h uint32
+		if idiom {
+			// the negator of "can't … enough" is no negation: it gets
+			// a word of its own, so that it does not weigh as "not"
+			h = hashString(fnvOffset, "<not-negating>")
+		} else {
+			h = hashString(fnvOffset, t)
+		}
 		if neg {
 			h = h*fnvPrime ^ 0x9e3779b9
 		}
 		dst = append(dst, h)
-		if havePrev {
-			dst = append(dst, (prev*31+h)*fnvPrime^0x85ebca6b)
-		} else {
-			dst = append(dst, (0x27d4eb2d+h)*fnvPrime^0x85ebca6b) // clause start + word
-		}
-		prev, havePrev = h, true
 		switch {
-		case negators[t]:
-			neg = !notNegating(toks, i)
+		case isNegator(t):
+			neg = !idiom
 		case t == "but" || t == "!" || t == "?":
 			neg = false
 		}
 	}
-	feats := dst[start:]
-	slices.Sort(feats)
-	dst = append(dst[:start], slices.Compact(feats)...)
 	return dst
+}
+
+// featureHashes appends the features of toks, whose word hashes are wh
+// (see [wordHashes]), to dst, sorted and without repeats.
+func featureHashes(dst []uint32, toks []string, wh []uint32) []uint32 {
+	start := len(dst)
+	prev := uint32(0)
+	havePrev := false
+	for i, t := range toks {
+		if t == "." {
+			havePrev = false
+			continue
+		}
+		h := wh[i]
+		if havePrev {
+			dst = append(dst, h, (prev*31+h)*fnvPrime^0x85ebca6b)
+		} else {
+			dst = append(dst, h, (0x27d4eb2d+h)*fnvPrime^0x85ebca6b) // clause start + word
+		}
+		prev, havePrev = h, true
+	}
+	feats := dst[start:]
+	sortHashes(feats)
+	return append(dst[:start], slices.Compact(feats)...)
+}
+
+// radixMin is the length from which sortHashes sorts by radix: long
+// reviews have thousands of features, and pdqsort's comparisons cost more
+// than four counting passes.
+const radixMin = 256
+
+var radixPool = sync.Pool{New: func() any { return new([]uint32) }}
+
+// sortHashes sorts a in increasing order.
+func sortHashes(a []uint32) {
+	if len(a) < radixMin {
+		slices.Sort(a)
+		return
+	}
+	bp := radixPool.Get().(*[]uint32)
+	defer radixPool.Put(bp)
+	if cap(*bp) < len(a) {
+		*bp = make([]uint32, len(a))
+	}
+	src, dst := a, (*bp)[:len(a)]
+	for shift := uint(0); shift < 32; shift += 8 {
+		var count [257]int
+		for _, x := range src {
+			count[(x>>shift)&0xff+1]++
+		}
+		for i := 1; i < 257; i++ {
+			count[i] += count[i-1]
+		}
+		for _, x := range src {
+			b := (x >> shift) & 0xff
+			dst[count[b]] = x
+			count[b]++
+		}
+		src, dst = dst, src
+	}
+	// four passes: the sorted values are back in a
+}
+
+// isNegator reports whether t opens a negation scope.
+func isNegator(t string) bool {
+	switch t {
+	case "not", "no", "never", "nothing", "nobody", "none",
+		"nor", "neither", "cannot", "without", "hardly", "barely",
+		"nowhere", "dont", "cant", "wont", "didnt", "doesnt",
+		"isnt", "wasnt", "arent", "werent", "couldnt", "shouldnt",
+		"wouldnt", "aint", "havent", "hasnt", "hadnt":
+		return true
+	}
+	return false
 }
 
 // comparatives that, after "can't be" / "couldn't be", make the phrase a
@@ -322,6 +414,24 @@ func DomainOf(text string) Domain {
 	upper := false
 	words, inWord := 0, false
 	for _, r := range text {
+		if r < utf8.RuneSelf {
+			// ASCII: the common case, without the unicode tables
+			if r == ' ' || r == '\t' || r == '\n' || r == '\v' || r == '\f' || r == '\r' {
+				inWord = false
+				continue
+			}
+			if !inWord {
+				inWord = true
+				words++
+			}
+			switch {
+			case r == '@' || r == '#':
+				d.Tweet = true
+			case 'A' <= r && r <= 'Z':
+				upper = true
+			}
+			continue
+		}
 		if unicode.IsSpace(r) {
 			inWord = false
 		} else if !inWord {
@@ -374,8 +484,10 @@ type Text struct {
 	ClauseEnd []int
 	Dense     [NumDense]float64
 	Domain    Domain
+	Cues      Cues
 
 	afterBuf []uint32
+	words    []uint32 // word hashes, see wordHashes
 }
 
 // Featurize fills t (reusing its slices) from the tokens, VADER's scores
@@ -383,10 +495,20 @@ type Text struct {
 func Featurize(t *Text, toks []string, v Vader, d Domain) {
 	t.Domain = d
 	t.Dense = Dense(v, len(toks))
-	t.Hashes = Hashes(t.Hashes[:0], toks)
+	t.Cues = CuesOf(toks)
+	// The word hashes of the whole text serve its parts too: a clause
+	// starts after a "." and the part after a "but" after a "but", where
+	// the negation scope has ended anyway.
+	t.words = wordHashes(t.words[:0], toks)
+	t.Hashes = featureHashes(t.Hashes[:0], toks, t.words)
 	t.After = nil
 	if ac := AfterContrast(toks); ac != nil {
-		t.afterBuf = Hashes(t.afterBuf[:0], ac)
+		if k := len(toks) - len(ac); toks[k-1] == "but" {
+			t.afterBuf = featureHashes(t.afterBuf[:0], ac, t.words[k:])
+		} else {
+			// "however" and the like do not end a negation scope
+			t.afterBuf = Hashes(t.afterBuf[:0], ac)
+		}
 		t.After = t.afterBuf
 	}
 	t.Clauses, t.ClauseEnd = t.Clauses[:0], t.ClauseEnd[:0]
@@ -399,7 +521,7 @@ func Featurize(t *Text, toks []string, v Vader, d Domain) {
 			continue
 		}
 		if i > start {
-			t.Clauses = Hashes(t.Clauses, toks[start:i])
+			t.Clauses = featureHashes(t.Clauses, toks[start:i], t.words[start:i])
 			t.ClauseEnd = append(t.ClauseEnd, len(t.Clauses))
 		}
 		start = i + 1
@@ -467,4 +589,57 @@ func b2f(b bool) float64 {
 		return 1
 	}
 	return 0
+}
+
+// Cues are counts of tokens that mark a text as expressive (or not),
+// besides its words: read by the subjectivity blend.
+type Cues struct {
+	Excl, Quest int // "!" and "?"
+	Emo         int // emoticons and emoji (symbol tokens)
+	URL, User   int // "<url>" and "@user"
+}
+
+// CuesOf counts the cues of toks.
+func CuesOf(toks []string) Cues {
+	var c Cues
+	for _, t := range toks {
+		switch {
+		case t == "!":
+			c.Excl++
+		case t == "?":
+			c.Quest++
+		case t == "<url>":
+			c.URL++
+		case t == "@user":
+			c.User++
+		case t == "<3" || len(t) > 1 && (t[0] == ':' || t[0] == ';' || t[0] == '='):
+			c.Emo++
+		default:
+			if r, _ := utf8.DecodeRuneInString(t); r >= 0x2000 && unicode.IsSymbol(r) {
+				c.Emo++
+			}
+		}
+	}
+	return c
+}
+
+// NumSubj is the number of subjectivity blend features of [SubjFeatures].
+const NumSubj = 20
+
+// SubjFeatures are the inputs of the subjectivity blend: the subjectivity
+// head's logit zSubj, the strength of the polarity logit zPol, whether and
+// how strongly VADER finds sentiment words, the length, the cues and the
+// kind of text.
+func SubjFeatures(zSubj, zPol float64, t *Text) [NumSubj]float64 {
+	d, dense, c := t.Domain, &t.Dense, t.Cues
+	tw, tk := b2f(d.Tweet), b2f(d.Tok)
+	ap := math.Abs(zPol)
+	ac := dense[5]
+	return [NumSubj]float64{
+		1, zSubj, ap, math.Min(ap*ap, 25) / 5,
+		ac, dense[2] + dense[3], b2f(ac >= 0.05), dense[6], dense[7],
+		tw, tk, zSubj * tw, zSubj * tk, ap * tw, ap * tk, ac * tw,
+		math.Log1p(float64(c.Excl)), math.Log1p(float64(c.Quest)), math.Log1p(float64(c.Emo)),
+		math.Log1p(float64(c.URL + c.User)),
+	}
 }

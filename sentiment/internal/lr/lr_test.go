@@ -3,6 +3,7 @@ package lr
 import (
 	"bytes"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -74,6 +75,7 @@ func TestModelRoundTrip(t *testing.T) {
 	m.Pol.W[3], m.Pol.Dense[1], m.Pol.Bias = 0.5, -1.25, 0.125
 	m.Subj.W[7] = -2
 	m.Blend[2] = 3
+	m.SubjBlend[1], m.SubjBlend[4] = 1, -0.5
 	var b bytes.Buffer
 	require.NoError(t, m.Write(&b))
 	got, err := Read(&b)
@@ -82,6 +84,7 @@ func TestModelRoundTrip(t *testing.T) {
 	assert.InDelta(t, -2, got.Subj.W[7], 1e-4)
 	assert.Equal(t, m.Pol.Dense, got.Pol.Dense)
 	assert.Equal(t, m.Blend, got.Blend)
+	assert.Equal(t, m.SubjBlend, got.SubjBlend)
 	assert.Equal(t, m.Tau, got.Tau)
 	assert.Equal(t, m.Band, got.Band)
 	_, err = Read(bytes.NewReader([]byte("nope")))
@@ -130,9 +133,127 @@ func TestNotNegating(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.text, func(t *testing.T) {
 			toks := Tokens(nil, tt.text)
-			i := slices.IndexFunc(toks, func(s string) bool { return negators[s] })
+			i := slices.IndexFunc(toks, isNegator)
 			require.GreaterOrEqual(t, i, 0)
 			assert.Equal(t, tt.want, notNegating(toks, i))
 		})
 	}
+}
+
+// Featurize reuses the whole text's word hashes for its parts; the parts
+// must hash exactly as they would alone.
+func TestFeaturizePartsMatchHashes(t *testing.T) {
+	texts := []string{
+		"The cast is fine, but the script is a mess.",
+		"It is not good however the ending is bad",
+		"not great. not bad, but never boring!",
+		"I can't recommend it enough, but it is not cheap",
+		"no; nothing but NOT bad... can't be happier",
+		"",
+		"but",
+	}
+	for _, text := range texts {
+		t.Run(text, func(t *testing.T) {
+			var x Text
+			toks := Tokens(nil, text)
+			Featurize(&x, toks, Vader{}, DomainOf(text))
+			assert.Equal(t, Hashes(nil, toks), x.Hashes)
+			if ac := AfterContrast(toks); ac != nil {
+				assert.Equal(t, Hashes(nil, ac), x.After)
+			} else {
+				assert.Nil(t, x.After)
+			}
+			start := 0
+			for _, end := range x.ClauseEnd {
+				require.NotEmpty(t, x.Clauses[start:end])
+				start = end
+			}
+			var want []uint32
+			clauses := 0
+			for c := range strings.SplitSeq(strings.Join(toks, " "), ".") {
+				if f := strings.Fields(c); len(f) > 0 {
+					want = append(want, Hashes(nil, f)...)
+					clauses++
+				}
+			}
+			if clauses >= 2 {
+				assert.Equal(t, want, x.Clauses)
+			} else {
+				assert.Empty(t, x.Clauses)
+			}
+		})
+	}
+}
+
+func TestSqueezeAndDomainASCIIAndNot(t *testing.T) {
+	for in, want := range map[string]string{
+		"soooo": "soo", "good": "good", "aaa": "aa", "ééé": "éé", "❤❤❤": "❤❤", "noooé": "nooé",
+	} {
+		assert.Equal(t, want, squeeze(in), in)
+	}
+	assert.Equal(t, Domain{Tweet: true}, DomainOf("@bob hi"))
+	assert.Equal(t, Domain{Tok: true}, DomainOf("it 's fine ."))
+	assert.Equal(t, Domain{}, DomainOf("It 's fine ."))
+	assert.Equal(t, Domain{}, DomainOf("Élan 's fine ."), "non-ASCII upper case")
+	assert.True(t, DomainOf(strings.Repeat("a\u00a0", LongWords)).Long, "a no-break space separates words")
+}
+
+func TestCuesOf(t *testing.T) {
+	tests := []struct {
+		in   string
+		want Cues
+	}{
+		{"plain words here.", Cues{}},
+		{"@bob wow!! really? :) <3 ❤️ http://x.co", Cues{Excl: 2, Quest: 1, Emo: 3, URL: 1, User: 1}},
+		{"it's 10:30", Cues{}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.in, func(t *testing.T) {
+			assert.Equal(t, tt.want, CuesOf(Tokens(nil, tt.in)))
+		})
+	}
+}
+
+// The subjectivity logit with the blend that passes the head's logit
+// through is the head's logit: the blend can only add to it.
+func TestSubjLogitPassThrough(t *testing.T) {
+	var m Model
+	m.SubjBlend[1] = 1
+	var x Text
+	Featurize(&x, Tokens(nil, "great!! :)"), Vader{Compound: 0.8, Pos: 0.9, Neu: 0.1}, Domain{Tweet: true})
+	for _, z := range []float64{-3, 0, 0.7} {
+		assert.InDelta(t, z, m.SubjLogit(z, 5, &x), 1e-12)
+	}
+}
+
+func TestSortHashes(t *testing.T) {
+	for _, n := range []int{0, 1, 5, radixMin - 1, radixMin, 3000} {
+		a := make([]uint32, n)
+		x := uint32(12345)
+		for i := range a {
+			x ^= x << 13
+			x ^= x >> 17
+			x ^= x << 5
+			a[i] = x
+			if i%7 == 0 && i > 0 {
+				a[i] = a[i-1] // repeats
+			}
+		}
+		want := slices.Clone(a)
+		slices.Sort(want)
+		sortHashes(a)
+		assert.Equal(t, want, a, "n=%d", n)
+	}
+}
+
+// The negator of a non-negating idiom carries no weight of "not": it hashes
+// as a word of its own, and what follows it is not negated.
+func TestHashesIdiomNegator(t *testing.T) {
+	not := hashString(fnvOffset, "not")
+	idiom := Hashes(nil, Tokens(nil, "I can't thank you enough"))
+	plain := Hashes(nil, Tokens(nil, "I can't thank you"))
+	assert.NotContains(t, idiom, not)
+	assert.Contains(t, plain, not)
+	assert.Contains(t, idiom, hashString(fnvOffset, "thank"), "not negated")
+	assert.NotContains(t, plain, hashString(fnvOffset, "thank"), "negated")
 }

@@ -46,7 +46,7 @@ func (h *Head) Logit(hashes []uint32, dense *[NumDense]float64) float64 {
 
 // Model is the learned model: Pol tells positive from negative, Subj polar
 // from neutral; a text is neutral when it is unlikely to be polar,
-// sigmoid(Subj) < Tau, or when it holds no sentiment word VADER knows
+// sigmoid([Model.SubjLogit]) < Tau, or when it holds no sentiment word VADER knows
 // (|VADER compound| < 0.05) and the polarity evidence is balanced,
 // |2·P(positive)−1| < Band.
 type Model struct {
@@ -58,6 +58,10 @@ type Model struct {
 	Band float64
 	// Blend weighs [BlendFeatures] into the final polarity logit.
 	Blend [NumBlend]float32
+	// SubjBlend weighs [SubjFeatures] into the final subjectivity logit:
+	// the subjectivity head's logit, the polarity logit's strength,
+	// VADER's scores and the text's cues.
+	SubjBlend [NumSubj]float32
 }
 
 // Scores are the model's probabilities for one text.
@@ -69,8 +73,9 @@ type Scores struct {
 
 // Predict scores a featurised text.
 func (m *Model) Predict(t *Text) Scores {
-	pp := sigmoid(m.PolLogit(t))
-	ps := sigmoid(m.Subj.Logit(t.Hashes, &t.Dense))
+	zp := m.PolLogit(t)
+	pp := sigmoid(zp)
+	ps := sigmoid(m.SubjLogit(m.Subj.Logit(t.Hashes, &t.Dense), zp, t))
 	return Scores{PPos: pp, PPolar: ps, Neutral: ps < m.Tau || math.Abs(t.Dense[0]) < 0.05 && math.Abs(2*pp-1) < m.Band}
 }
 
@@ -85,12 +90,24 @@ func (m *Model) PolLogit(t *Text) float64 {
 	return z
 }
 
+// SubjLogit is the final subjectivity logit from the subjectivity head's
+// logit zSubj and the polarity logit zPol.
+func (m *Model) SubjLogit(zSubj, zPol float64, t *Text) float64 {
+	sf := SubjFeatures(zSubj, zPol, t)
+	z := 0.0
+	for i, x := range sf {
+		z += float64(m.SubjBlend[i]) * x
+	}
+	return z
+}
+
 func sigmoid(z float64) float64 { return 1 / (1 + math.Exp(-z)) }
 
-var magic = [4]byte{'S', 'L', 'R', '7'}
+var magic = [4]byte{'S', 'L', 'R', '8'}
 
 // Write writes m in the embedded format: gzip of a magic, then per head
-// bits, quantisation scale, int16 weights, dense weights and bias, then Tau, Band and the blend.
+// bits, quantisation scale, int16 weights, dense weights and bias, then Tau, Band, the
+// polarity blend and the subjectivity blend.
 func (m *Model) Write(w io.Writer) error {
 	zw, err := gzip.NewWriterLevel(w, gzip.BestCompression)
 	if err != nil {
@@ -126,6 +143,7 @@ func (m *Model) Write(w io.Writer) error {
 	put(m.Tau)
 	put(m.Band)
 	put(m.Blend)
+	put(m.SubjBlend)
 	if werr != nil {
 		return werr
 	}
@@ -181,6 +199,9 @@ func Read(r io.Reader) (*Model, error) {
 		return nil, err
 	}
 	if err := binary.Read(zr, le, &m.Blend); err != nil {
+		return nil, err
+	}
+	if err := binary.Read(zr, le, &m.SubjBlend); err != nil {
 		return nil, err
 	}
 	return &m, nil

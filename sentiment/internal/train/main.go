@@ -37,8 +37,12 @@ type example struct {
 	// inFold has bit f set when the text is a token n-gram of an SST
 	// record of fold f (SST records only, see sstFolds).
 	inFold uint8
-	fold   int8    // the SST record's own fold, -1 for the others
-	zTok   float64 // out-of-fold logit of the SST-only head
+	fold   int8       // the SST record's own fold, -1 for the others
+	polIdx int        // index in the polarity training examples, -1 if none
+	zSubj  float64    // out-of-fold logit of the subjectivity head
+	zPol   float64    // out-of-fold polarity logit (blended)
+	cache  *lr.Scores // the final model's scores (predict3)
+	zTok   float64    // out-of-fold logit of the SST-only head
 	ntoks  int
 	t      lr.Text
 	y      float64 // 1 positive (Pol) or polar (Subj)
@@ -61,6 +65,7 @@ func main() {
 	sstTok := flag.Bool("sst-tok", true, "treat every SST phrase as tokenised text (lr.Domain.Tok)")
 	avg := flag.Int("avg", 1, "average the weights over the updates of the last N epochs (0: last weights)")
 	nb := flag.Float64("nb", 1, "naive Bayes scaling of the polarity features (0: none)")
+	nbAlpha := flag.Float64("nb-alpha", 1, "smoothing of the naive Bayes counts (weighted records) of the polarity features")
 	ens := flag.Int("ens", 16, "polarity heads trained on different shuffles and averaged")
 	tokBits := flag.Uint("tok-bits", 18, "log2 of the tokenised-text (SST-only) polarity head's hashed weights")
 	blendMin := flag.Int("blend-min", 16, "fewest tokens of an SST phrase in the blend's training data")
@@ -70,6 +75,9 @@ func main() {
 	neuMin := flag.Int("sst-neu-min", 6, "fewest tokens of a neutral SST phrase used")
 	subjSST := flag.Float64("subj-sst", 1, "sample weight of the SST records (neutral: label5 2) in the subjectivity head's training (0: left out)")
 	subjSSTMin := flag.Int("subj-sst-min", 3, "fewest tokens of an SST record used by the subjectivity head")
+	subjNB := flag.Float64("subj-nb", 0, "naive Bayes scaling of the subjectivity head's features (0: none)")
+	subjBlend := flag.Bool("subj-blend", false, "fit the subjectivity blend on out-of-fold logits (false: the head's logit alone)")
+	subjBlendMin := flag.Int("subj-blend-min", 10, "fewest tokens of an SST record in the subjectivity blend's training data")
 	polFrom := flag.String("pol-from", "", "take the polarity heads and blend from this model file instead of training them (experiments on the neutral decision only)")
 	treeFolds := flag.Bool("tree-folds", true, "split the SST records into folds by parse tree, leaving out of each fold's training every n-gram of its held-out records")
 	flag.Parse()
@@ -105,6 +113,11 @@ func main() {
 		}
 		for i, r := range recs {
 			e := exs[i]
+			e.polIdx = -1
+			e.fold = -1
+			if folds != nil {
+				e.fold = folds[i]
+			}
 			w := src.weight
 			if r.Kind == "phrase" {
 				w *= 0.5
@@ -139,6 +152,7 @@ func main() {
 					pe.w *= *sstNeu
 				}
 				pol = append(pol, pe)
+				e.polIdx = len(pol) - 1
 			}
 			if src.tok && r.Label5 != nil && (e.ntoks >= *subjSSTMin || heldOut(r.ID)) {
 				se := e
@@ -150,6 +164,7 @@ func main() {
 						holdoutSST = append(holdoutSST, se)
 					}
 				} else if *subjSST > 0 {
+					se.sst = true
 					se.w = *subjSST * w / src.weight
 					subj = append(subj, se)
 				}
@@ -167,7 +182,7 @@ func main() {
 	log.Printf("training polarity on %d, subjectivity on %d", len(pol), len(subj))
 	// Stacking: the text models' out-of-fold logits train the blend with
 	// VADER, so the blend sees the text models as they are on unseen text.
-	st := stacker{folds: *nFolds, ens: *ens, epochs: *epochs, eta: *eta, l2: *l2, avg: *avg, nb: *nb, seed: *seed}
+	st := stacker{folds: *nFolds, ens: *ens, epochs: *epochs, eta: *eta, l2: *l2, avg: *avg, nb: *nb, nbAlpha: *nbAlpha, seed: *seed}
 	if *polFrom != "" {
 		f, err := os.Open(*polFrom)
 		if err != nil {
@@ -198,10 +213,75 @@ func main() {
 		log.Printf("blend on %d examples", len(bl))
 		trainBlend(m, bl, blOOF, rng)
 		log.Printf("blend %v", m.Blend)
+		// the polarity logits the subjectivity blend learns from: out of
+		// fold for the polarity heads' own training records
+		for i := range subj {
+			if k := subj[i].polIdx; k >= 0 {
+				bf := lr.BlendFeatures(oof[k], pol[k].zTok, &pol[k].t)
+				z := 0.0
+				for j, x := range bf {
+					z += float64(m.Blend[j]) * x
+				}
+				subj[i].zPol = z
+			} else {
+				subj[i].zPol = m.PolLogit(&subj[i].t)
+			}
+		}
+	}
+	if *polFrom != "" {
+		// approximate: in-sample logits for the heads' training records
+		for i := range subj {
+			subj[i].zPol = m.PolLogit(&subj[i].t)
+		}
 	}
 	// The subjectivity head has its own random stream, so that -pol-from
 	// reproduces it.
-	train(&m.Subj, subj, *epochs, *eta, *l2, true, *avg, rand.New(rand.NewPCG(*seed, 8)))
+	trainSubj := func(h *lr.Head, exs []example, rng *rand.Rand) {
+		var r []float32
+		if *subjNB > 0 {
+			r = nbRatios(h.Bits, exs, 1, *subjNB)
+		}
+		trainNB(h, exs, r, *epochs, *eta, *l2, true, *avg, rng)
+	}
+	trainSubj(&m.Subj, subj, rand.New(rand.NewPCG(*seed, 8)))
+	// Its out-of-fold logits (two folds, the SST records by parse tree)
+	// train the subjectivity blend.
+	m.SubjBlend[1] = 1 // the head's logit alone, without -subj-blend
+	for fold := range 2 {
+		if !*subjBlend {
+			break
+		}
+		var in, out []int
+		for i := range subj {
+			f := i % 2
+			if subj[i].fold >= 0 {
+				f = int(subj[i].fold) % 2
+			}
+			if f == fold {
+				out = append(out, i)
+			} else {
+				in = append(in, i)
+			}
+		}
+		fh := lr.NewHead(*subjBits)
+		trainSubj(&fh, pick(subj, in), rand.New(rand.NewPCG(*seed, 9+uint64(fold))))
+		for _, i := range out {
+			subj[i].zSubj = fh.Logit(subj[i].t.Hashes, &subj[i].t.Dense)
+		}
+	}
+	// The blend learns on texts like those it judges: tweets and SST
+	// records of -subj-blend-min tokens or more, not the short phrases.
+	var sb []example
+	for _, e := range subj {
+		if !e.sst || e.ntoks >= *subjBlendMin {
+			sb = append(sb, e)
+		}
+	}
+	if *subjBlend {
+		log.Printf("subjectivity blend on %d examples", len(sb))
+		trainSubjBlend(m, sb, rand.New(rand.NewPCG(*seed, 11)))
+	}
+	log.Printf("subjectivity blend %v", m.SubjBlend)
 	m.Tau, m.Band = chooseNeutral(m, holdout, holdoutSST, holdoutRev, *bandTol)
 	log.Printf("tau %.2f band %.2f (held-out macro-F1: SemEval %.3f on %d, SST %.3f on %d; reviews accuracy %.3f on %d)", m.Tau, m.Band,
 		macroF1(m, holdout, m.Tau, m.Band), len(holdout), macroF1(m, holdoutSST, m.Tau, m.Band), len(holdoutSST),
@@ -379,6 +459,44 @@ func trainBlend(m *lr.Model, exs []example, oof []lr.Logits, rng *rand.Rand) {
 	}
 }
 
+// trainSubjBlend fits m.SubjBlend on the subjectivity blend features of
+// the out-of-fold logits of exs.
+func trainSubjBlend(m *lr.Model, exs []example, rng *rand.Rand) {
+	const epochs, averaged = 6, 3
+	var g2, sum [lr.NumSubj]float64
+	var w [lr.NumSubj]float64
+	n := 0
+	for ep := range epochs {
+		loss := 0.0
+		for _, i := range rng.Perm(len(exs)) {
+			e := &exs[i]
+			sf := lr.SubjFeatures(e.zSubj, e.zPol, &e.t)
+			s := 0.0
+			for k, x := range sf {
+				s += w[k] * x
+			}
+			p := 1 / (1 + math.Exp(-s))
+			loss -= e.w * (e.y*math.Log(p+1e-12) + (1-e.y)*math.Log(1-p+1e-12))
+			g := e.w * (p - e.y)
+			for k, x := range sf {
+				gk := g * x
+				g2[k] += gk * gk
+				w[k] -= 0.05 * gk / math.Sqrt(g2[k]+1e-8)
+			}
+			if ep >= epochs-averaged {
+				for k := range w {
+					sum[k] += w[k]
+				}
+				n++
+			}
+		}
+		log.Printf("subjectivity blend epoch %d: loss %.4f", ep+1, loss/float64(len(exs)))
+	}
+	for k := range w {
+		m.SubjBlend[k] = float32(sum[k] / float64(n))
+	}
+}
+
 // train fits a head with AdaGrad on the logistic loss. With avg the head
 // ends with the average of its weights over all updates (averaged SGD,
 // computed lazily: w̄ = w − u/c with u the sum of c·Δw).
@@ -534,7 +652,7 @@ func trainEnsemble(h *lr.Head, exs []example, r []float32, n, epochs int, eta, l
 // stacker trains the polarity heads and their out-of-fold logits.
 type stacker struct {
 	folds, ens, epochs, avg int
-	eta, l2, nb             float64
+	eta, l2, nb, nbAlpha    float64
 	seed                    uint64
 }
 
@@ -551,7 +669,7 @@ func (st *stacker) fit(h *lr.Head, exs []example, sel func(*example) bool) []lr.
 	train := func(h *lr.Head, sub []example, seed uint64) {
 		var r []float32
 		if st.nb > 0 {
-			r = nbRatios(h.Bits, sub, 1, st.nb)
+			r = nbRatios(h.Bits, sub, st.nbAlpha, st.nb)
 		}
 		trainEnsemble(h, sub, r, st.ens, st.epochs, st.eta, st.l2, st.avg, seed)
 	}
@@ -603,9 +721,12 @@ func logitNB(h *lr.Head, r []float32, hashes []uint32, dense *[lr.NumDense]float
 }
 
 func predict3(m *lr.Model, e *example, tau, band float64) string {
-	mm := *m
-	mm.Tau, mm.Band = tau, band
-	s := mm.Predict(&e.t)
+	if e.cache == nil {
+		s := m.Predict(&e.t)
+		e.cache = &s
+	}
+	s := *e.cache
+	s.Neutral = s.PPolar < tau || math.Abs(e.t.Dense[0]) < 0.05 && math.Abs(2*s.PPos-1) < band
 	switch {
 	case s.Neutral:
 		return "neu"
