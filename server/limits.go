@@ -218,10 +218,7 @@ func (s *Server) heldBodies(next http.Handler) http.Handler {
 		}
 		held, ok := s.bodies.acquire(r.Context(), s.bodyWeight(r))
 		if !ok {
-			w.Header().Set("Retry-After", "1")
-			writeJSON(w, http.StatusServiceUnavailable, problem{
-				Detail: "The server is busy with other requests; try again in a second.", Error: "overloaded",
-			})
+			writeBusy(w)
 			return
 		}
 		defer s.bodies.release(held)
@@ -296,16 +293,22 @@ func (s *Server) knownKey(r *http.Request) bool {
 }
 
 // writeOverloaded answers 503 when the work in flight leaves no room. It
-// carries the allowance as every answer of an analysis path does; the
-// request was not counted.
+// carries the allowance as every answer of an analysis path does, from
+// the count this instance last saw, so that a refusal under load costs no
+// store round trip; the request was not counted.
 func (s *Server) writeOverloaded(w http.ResponseWriter, r *http.Request) {
 	if s.cfg.Gate != nil {
-		d, err := s.cfg.Gate.Peek(r.Context(), presentedKey(r))
+		d, err := s.cfg.Gate.PeekKnown(r.Context(), presentedKey(r))
 		if err != nil || d.Refused() {
 			d = access.Decision{}
 		}
 		s.setGatewayHeaders(w, d)
 	}
+	writeBusy(w)
+}
+
+// writeBusy writes the 503 of a server with no room for the request.
+func writeBusy(w http.ResponseWriter) {
 	w.Header().Set("Retry-After", "1")
 	writeJSON(w, http.StatusServiceUnavailable, problem{
 		Detail: "The server is busy with other requests; try again in a second.", Error: "overloaded",

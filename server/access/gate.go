@@ -336,6 +336,23 @@ func (g *Gate) Peek(ctx context.Context, key string) (Decision, error) {
 	return d, nil
 }
 
+// PeekKnown is Peek with the count this instance last saw (one store read
+// only when it has seen none), as a rate-limited refusal reports it: for
+// answers given under pressure, such as the server's 503 when it is busy,
+// which must not add a store round trip to every refusal.
+func (g *Gate) PeekKnown(ctx context.Context, key string) (Decision, error) {
+	d, w, _, err := g.authenticate(ctx, key)
+	if err != nil || d.Refused() {
+		return d, err
+	}
+	used, err := g.knownUsed(ctx, d.Account.ID, w.start)
+	if err != nil {
+		return Decision{}, err
+	}
+	d.Remaining = max(w.allowance-used, 0)
+	return d, nil
+}
+
 func (g *Gate) authenticate(ctx context.Context, key string) (Decision, window, *keyEntry, error) {
 	refuse := func(code, detail string) (Decision, window, *keyEntry, error) {
 		return Decision{Status: http.StatusUnauthorized, Code: code, Detail: detail}, window{}, nil, nil
