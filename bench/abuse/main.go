@@ -15,7 +15,6 @@ import (
 	"net/http"
 	"net/url"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -24,6 +23,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/textanalysis/go-textanalysis/bench/internal/serveproc"
 )
 
 // Targets of issue 12.
@@ -48,15 +49,9 @@ func main() {
 	defer os.RemoveAll(dir)
 	env := append(os.Environ(), "TEXTANALYSIS_DATABASE_URL="+filepath.Join(dir, "abuse.db"))
 
-	cmd := exec.Command(*bin, "keys", "create", "--plan", "payg", "--email", "abuse-bench@example.com", "--json")
-	cmd.Env, cmd.Dir = env, dir
-	out, err := cmd.Output()
+	created, err := serveproc.CreateKey(context.Background(), *bin, env, dir, "payg", "abuse-bench@example.com")
 	if err != nil {
-		log.Fatalf("keys create: %v\n%s", err, out)
-	}
-	var created struct{ Key string }
-	if err := json.Unmarshal(out, &created); err != nil || created.Key == "" {
-		log.Fatalf("keys create answered %s", out)
+		log.Fatal(err)
 	}
 
 	hostile := startHostileSite()
@@ -478,66 +473,21 @@ func (h *httptest) Close() { _ = h.srv.Close() }
 
 // served is a running `serve` process.
 type served struct {
+	*serveproc.Proc
 	base string
-	cmd  *exec.Cmd
-	mu   sync.Mutex
-	log  bytes.Buffer
 }
 
-func (s *served) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.log.Write(p)
-}
+func (s *served) logs() string { return s.Logs() }
 
-func (s *served) logs() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.log.String()
-}
+func (s *served) stop() { s.Stop() }
 
 func startServe(bin string, env []string, dir string) *served {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	p, err := serveproc.Start(context.Background(), serveproc.Options{Bin: bin, Env: env, Dir: dir,
+		Args: []string{"--log-level", "debug", "--allow-private", "--rate-scale", "1000"}})
 	if err != nil {
 		log.Fatal(err)
 	}
-	addr := ln.Addr().String()
-	ln.Close()
-	args := []string{"serve", "--addr", addr, "--log-level", "debug", "--allow-private", "--rate-scale", "1000"}
-	help, _ := exec.Command(bin, "serve", "--help").CombinedOutput()
-	if bytes.Contains(help, []byte("--admin-addr")) {
-		args = append(args, "--admin-addr", "127.0.0.1:0")
-	}
-	s := &served{base: "http://" + addr}
-	s.cmd = exec.Command(bin, args...)
-	s.cmd.Env, s.cmd.Dir = env, dir
-	s.cmd.Stderr, s.cmd.Stdout = s, s
-	if err := s.cmd.Start(); err != nil {
-		log.Fatal(err)
-	}
-	for i := 0; ; i++ {
-		res, err := http.Get(s.base + "/healthz")
-		if err == nil {
-			res.Body.Close()
-			break
-		}
-		if i > 600 {
-			log.Fatalf("serve did not start: %s", s.logs())
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
-	return s
-}
-
-func (s *served) stop() {
-	_ = s.cmd.Process.Signal(os.Interrupt)
-	done := make(chan struct{})
-	go func() { _ = s.cmd.Wait(); close(done) }()
-	select {
-	case <-done:
-	case <-time.After(20 * time.Second):
-		_ = s.cmd.Process.Kill()
-	}
+	return &served{Proc: p, base: p.Base}
 }
 
 // rss is the process's resident memory now, in MB.
@@ -548,11 +498,11 @@ func (s *served) peak() float64 { return s.status("VmHWM:") }
 
 // resetPeak starts a new peak (writing 5 to clear_refs resets VmHWM).
 func (s *served) resetPeak() {
-	_ = os.WriteFile(fmt.Sprintf("/proc/%d/clear_refs", s.cmd.Process.Pid), []byte("5"), 0)
+	_ = os.WriteFile(fmt.Sprintf("/proc/%d/clear_refs", s.Pid()), []byte("5"), 0)
 }
 
 func (s *served) status(field string) float64 {
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", s.cmd.Process.Pid))
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", s.Pid()))
 	if err != nil {
 		if errors.Is(err, os.ErrNotExist) {
 			return 0

@@ -1,22 +1,20 @@
 package main
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
 	"log"
-	"net"
 	"net/http"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/textanalysis/go-textanalysis/bench/internal/serveproc"
 )
 
 type target struct {
@@ -52,12 +50,8 @@ func main() {
 	}
 	env := append(os.Environ(), "TEXTANALYSIS_DATABASE_URL="+dbURL)
 
-	out, err := runCmd(*bin, env, dir, "keys", "create", "--plan", "payg", "--email", fmt.Sprintf("load-%d@example.com", time.Now().UnixNano()), "--json")
+	created, err := serveproc.CreateKey(context.Background(), *bin, env, dir, "payg", fmt.Sprintf("load-%d@example.com", time.Now().UnixNano()))
 	if err != nil {
-		log.Fatalf("keys create: %v\n%s", err, out)
-	}
-	var created struct{ Key string }
-	if err := json.Unmarshal(out, &created); err != nil {
 		log.Fatal(err)
 	}
 
@@ -92,45 +86,16 @@ func storeKind(url string) string {
 
 func ms(d time.Duration) string { return fmt.Sprintf("%.2f ms", float64(d.Microseconds())/1000) }
 
-func runCmd(bin string, env []string, dir string, args ...string) ([]byte, error) {
-	cmd := exec.Command(bin, args...)
-	cmd.Env, cmd.Dir = env, dir
-	return cmd.Output()
-}
-
-// serve starts a server on a free loopback port and waits for it.
+// serve starts a server on a free loopback port and waits for it. Two
+// servers run at once: neither serves the admin endpoints, which would
+// both want the default admin port.
 func serve(bin string, env []string, dir string, args ...string) (string, func()) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	p, err := serveproc.Start(context.Background(), serveproc.Options{Bin: bin, Env: env, Dir: dir, AdminAddr: "off",
+		Args: append([]string{"--log-level", "warn"}, args...)})
 	if err != nil {
 		log.Fatal(err)
 	}
-	addr := ln.Addr().String()
-	ln.Close()
-	// Two servers run at once: neither serves the admin endpoints, which
-	// would both want the default admin port.
-	cmd := exec.Command(bin, append([]string{"serve", "--addr", addr, "--admin-addr", "off", "--log-level", "warn"}, args...)...)
-	cmd.Env, cmd.Dir = env, dir
-	var logs bytes.Buffer
-	cmd.Stderr = &logs
-	if err := cmd.Start(); err != nil {
-		log.Fatal(err)
-	}
-	base := "http://" + addr
-	for i := 0; ; i++ {
-		res, err := http.Get(base + "/healthz")
-		if err == nil {
-			res.Body.Close()
-			break
-		}
-		if i > 600 {
-			log.Fatalf("serve did not start: %s", logs.String())
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
-	return base, func() {
-		_ = cmd.Process.Signal(os.Interrupt)
-		_ = cmd.Wait()
-	}
+	return p.Base, p.Stop
 }
 
 type result struct {
