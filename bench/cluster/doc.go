@@ -33,8 +33,9 @@
 //     revoked_key after it.
 //
 // PostgreSQL is -pg (TEXTANALYSIS_TEST_POSTGRES_URL, else
-// postgres://postgres@127.0.0.1:5432/test?sslmode=disable); Redis is
-// -redis, whose buckets for the run's two accounts are reset at the start,
-// since account IDs repeat in every fresh schema. It sends traffic only to
-// 127.0.0.1 and stops by itself.
+// postgres://postgres@127.0.0.1:5432/test?sslmode=disable); Redis is -redis
+// (TEXTANALYSIS_TEST_REDIS_URL, else redis://127.0.0.1:6379/0), whose
+// buckets for the run's two accounts are reset at the start, since account
+// IDs repeat in every fresh schema. It sends traffic only to 127.0.0.1 and
+// stops by itself.
 package main

@@ -44,7 +44,7 @@ func main() {
 	scale := flag.Float64("rate-scale", 2, "serve --rate-scale: the Pay as you go rate is 50/s times this")
 	keyCache := flag.Duration("key-cache", access.DefaultKeyCacheTTL, "serve --key-cache: the bound on revocation")
 	pgURL := flag.String("pg", envOr("TEXTANALYSIS_TEST_POSTGRES_URL", "postgres://postgres@127.0.0.1:5432/test?sslmode=disable"), "PostgreSQL `URL`; the run uses a fresh schema in it")
-	redisURL := flag.String("redis", "redis://127.0.0.1:6379/0", "Redis `URL` shared by the instances")
+	redisURL := flag.String("redis", envOr("TEXTANALYSIS_TEST_REDIS_URL", "redis://127.0.0.1:6379/0"), "Redis `URL` shared by the instances")
 	flag.Parse()
 	if *dur < 8*time.Second || *dur > 5*time.Minute || *conc < 1 || *conc > 256 {
 		log.Fatal("keep -d within 8s..5m and -c within 1..256")
