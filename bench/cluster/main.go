@@ -111,35 +111,28 @@ func main() {
 	var loadEvents, probeEvents []event
 	var clients sync.WaitGroup
 	start := time.Now()
-	for range *conc {
+	// drive sends a request every interval, to the instance next picks,
+	// until the run stops, and adds what its client saw to into.
+	drive := func(every time.Duration, key string, next func() int, into *[]event) {
 		clients.Go(func() {
 			var mine []event
-			tick := time.NewTicker(pace)
+			tick := time.NewTicker(every)
 			defer tick.Stop()
 			for !stopping.Load() {
 				<-tick.C
-				i := int(rr.Add(1) % instances)
-				ev := send(client, i, bases[i], load.Key)
-				mine = append(mine, ev)
+				i := next()
+				mine = append(mine, send(client, i, bases[i], key))
 			}
 			mu.Lock()
-			loadEvents = append(loadEvents, mine...)
+			*into = append(*into, mine...)
 			mu.Unlock()
 		})
 	}
+	for range *conc {
+		drive(pace, load.Key, func() int { return int(rr.Add(1) % instances) }, &loadEvents)
+	}
 	for i := range instances {
-		clients.Go(func() {
-			var mine []event
-			tick := time.NewTicker(probeInterval)
-			defer tick.Stop()
-			for !stopping.Load() {
-				<-tick.C
-				mine = append(mine, send(client, i, bases[i], revoked.Key))
-			}
-			mu.Lock()
-			probeEvents = append(probeEvents, mine...)
-			mu.Unlock()
-		})
+		drive(probeInterval, revoked.Key, func() int { return i }, &probeEvents)
 	}
 
 	sleepUntil(start.Add(*dur * 3 / 10))
