@@ -103,7 +103,7 @@ func (m *Model) SubjLogit(zSubj, zPol float64, t *Text) float64 {
 
 func sigmoid(z float64) float64 { return 1 / (1 + math.Exp(-z)) }
 
-var magic = [4]byte{'S', 'L', 'R', '8'}
+var magic = [4]byte{'S', 'L', 'R', '9'}
 
 // Write writes m in the embedded format: gzip of a magic, then per head
 // bits, quantisation scale, int16 weights, dense weights and bias, then Tau, Band, the

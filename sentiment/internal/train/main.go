@@ -3,7 +3,6 @@ package main
 import (
 	"bufio"
 	"compress/gzip"
-	"context"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -17,7 +16,8 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/textanalysis/go-textanalysis/sentiment"
+	// sets lr.VaderOf
+	_ "github.com/textanalysis/go-textanalysis/sentiment"
 	"github.com/textanalysis/go-textanalysis/sentiment/internal/lr"
 )
 
@@ -357,17 +357,15 @@ func readJSONL(path string) ([]record, error) {
 }
 
 // featurizer computes the features exactly as the sentiment package does at
-// run time (VADER through the public API, tokens and hashes through lr).
-type featurizer struct {
-	vader *sentiment.Analyzer
-}
+// run time (VADER with the hybrid's lexicon through lr.VaderOf, which
+// package sentiment sets; tokens and hashes through lr).
+type featurizer struct{}
 
 func newFeaturizer() *featurizer {
-	v, err := sentiment.New(sentiment.Options{Model: sentiment.ModelVADER, MaxRunes: 1 << 30})
-	if err != nil {
-		log.Fatal(err)
+	if lr.VaderOf == nil {
+		log.Fatal("lr.VaderOf is not set: package sentiment is not linked in")
 	}
-	return &featurizer{vader: v}
+	return &featurizer{}
 }
 
 // featurize computes the features of recs; tok marks them all as
@@ -382,35 +380,18 @@ func (fz *featurizer) featurize(recs []record, tok bool) []example {
 			defer wg.Done()
 			var toks []string
 			for i := k; i < len(recs); i += workers {
-				res, err := fz.vader.Analyze(context.Background(), recs[i].Text)
-				if err != nil {
-					log.Fatal(err)
-				}
 				toks = lr.Tokens(toks[:0], recs[i].Text)
 				d := lr.DomainOf(recs[i].Text)
 				if tok {
 					d.Tok = true
 				}
-				lr.Featurize(&out[i].t, toks, vaderFeatures(res), d)
+				lr.Featurize(&out[i].t, toks, lr.VaderOf(recs[i].Text), d)
 				out[i].ntoks = len(toks)
 			}
 		}()
 	}
 	wg.Wait()
 	return out
-}
-
-// vaderFeatures mirrors what package sentiment computes at run time: the
-// whole-text VADER scores and the mean compound of the sentences.
-func vaderFeatures(res *sentiment.Result) lr.Vader {
-	v := lr.Vader{Compound: res.Compound, Pos: res.Pos, Neu: res.Neu, Neg: res.Neg}
-	for _, s := range res.Sentences {
-		v.MeanSentence += s.Compound
-	}
-	if len(res.Sentences) > 0 {
-		v.MeanSentence /= float64(len(res.Sentences))
-	}
-	return v
 }
 
 func pick(exs []example, idx []int) []example {
