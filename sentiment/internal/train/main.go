@@ -80,6 +80,7 @@ func main() {
 	subjBlend := flag.Bool("subj-blend", false, "fit the subjectivity blend on out-of-fold logits (false: the head's logit alone)")
 	subjBlendMin := flag.Int("subj-blend-min", 10, "fewest tokens of an SST record in the subjectivity blend's training data")
 	polFrom := flag.String("pol-from", "", "take the polarity heads and blend from this model file instead of training them (experiments on the neutral decision only)")
+	subjS140 := flag.Float64("subj-s140", 0, "sample weight of the Sentiment140 tweets, as polar, in the subjectivity head's training (0: left out)")
 	blendS140 := flag.Float64("blend-s140", 1, "factor on the Sentiment140 sample weight (-s140) in the blend's training data")
 	kappaFlag := flag.Float64("kappa", -1, "VADER compound from which a text whose polarity agrees with VADER's is never neutral (negative: chosen with the other thresholds; above 1: off)")
 	treeFolds := flag.Bool("tree-folds", true, "split the SST records into folds by parse tree, leaving out of each fold's training every n-gram of its held-out records")
@@ -172,6 +173,11 @@ func main() {
 					se.w = *subjSST * w / src.weight
 					subj = append(subj, se)
 				}
+			}
+			if src.file == "sentiment140.jsonl.gz" && *subjS140 > 0 {
+				se := e
+				se.y, se.w = 1, *subjS140
+				subj = append(subj, se)
 			}
 			if src.subj && r.Label3 != "" {
 				se := e
