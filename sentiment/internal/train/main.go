@@ -812,7 +812,21 @@ func chooseNeutral(m *lr.Model, tweets, sst, reviews []example, tol, kappa float
 			best = p
 		}
 	}
-	log.Printf("neutral: best mean macro-F1 %.3f, chosen tau %.2f band %.2f kappa %.2f (%.3f)", bestF, best.tau, best.band, best.kappa, best.f)
+	// the taus within tol at the chosen band and kappa
+	lo, hi := 2.0, -1.0
+	for _, p := range pts {
+		if p.f >= bestF-tol && p.band == best.band && p.kappa == best.kappa {
+			lo, hi = min(lo, p.tau), max(hi, p.tau)
+		}
+	}
+	log.Printf("neutral: best mean macro-F1 %.3f, chosen tau %.2f band %.2f kappa %.2f (%.3f); taus within tol %.2f–%.2f", bestF, best.tau, best.band, best.kappa, best.f, lo, hi)
+	for t := 15; t <= 45; t += 2 {
+		for _, p := range pts {
+			if p.tau == float64(t)/100 && p.band == best.band && p.kappa == best.kappa {
+				log.Printf("  tau %.2f: %.4f (SemEval macro-F1 %.3f)", p.tau, p.f, macroF1(m, tweets, p.tau, p.band, p.kappa))
+			}
+		}
+	}
 	return best.tau, best.band, best.kappa
 }
 
