@@ -78,7 +78,9 @@
 // Tried and left out, on that recipe: -nb-alpha 5 (UCI .873, Amazon .744,
 // NYT .579, but SST macro-F1 .574, measured before Kappa); the blend
 // reading VADER's pos/neg shares times |compound| instead of the shares
-// (every set lower: SST .814, UCI .862, Amazon .727); -blend-s140 10
+// (every set lower: SST .814, UCI .862, Amazon .727); the shares times the
+// tweet flag as two more blend features (the blend weighs them down,
+// -0.8: VADER tweets .907, Amazon .738, UCI .870); -blend-s140 10
 // (VADER tweets .890, TweetEval macro-F1 .602); -subj-s140 0.2 or 0.05,
 // Sentiment140 as polar texts for the subjectivity head (label accuracy up
 // everywhere, VADER tweets .932, UCI .884, NYT .650, but 3-class macro-F1
