@@ -2,17 +2,24 @@
 // sentence by sentence.
 //
 // Two models are offered (see [Models]). [ModelHybrid], the default, is a
-// learned model: logistic regressions over hashed words and word pairs
-// (with negation marking and naive Bayes feature scaling), one trained on
-// every training set and one on movie sentences alone, stacked with
-// VADER's scores, the kind of text (tweet, tokenised sentence, long
-// review), the part after a "but" and the clause scores, plus a third
-// regression that tells polar from neutral text. Its weights (about
-// 2.4 MB) are embedded; the program in internal/train rebuilds them from
-// the public training sets the project's shared data directory holds:
-// Stanford Sentiment Treebank train phrases, IMDB (aclImdb) train reviews,
-// SemEval 2013–2016 tweets, 100,000 Sentiment140 tweets and the Amazon
-// Multi-Domain Sentiment reviews. Long texts are scored from
+// learned model: logistic regressions over hashed words and word pairs (with
+// negation marking and naive Bayes feature scaling), one trained on every
+// training set and one on movie sentences alone, stacked with VADER's
+// scores, the kind of text (tweet, tokenised sentence, long review), the
+// part after a "but" and the clause scores, plus a third regression that
+// tells polar from neutral text. The blend learns its own weight for VADER's
+// compound where VADER's rules have the most to say: short texts, emoticons
+// and emoji, "!", texts whose sentiment words all lean one way, and texts on
+// which the word model is unsure. The VADER scores it reads come from
+// VADER's lexicon completed with a short supplement of domain words VADER
+// lacks and the training data teaches too seldom or wrongly (product faults
+// such as "dies" and "overheats", market moves such as "plunged" and
+// "soared", "acclaimed"); the vader model does not read the supplement. Its
+// weights (about 2.4 MB) are embedded; the program in internal/train
+// rebuilds them from the public training sets the project's shared data
+// directory holds: Stanford Sentiment Treebank train phrases, IMDB (aclImdb)
+// train reviews, SemEval 2013–2016 tweets, 100,000 Sentiment140 tweets and
+// the Amazon Multi-Domain Sentiment reviews. Long texts are scored from
 // length-normalised word features and the mean VADER score of their
 // sentences, so they do not saturate.
 //
@@ -30,11 +37,14 @@
 //   - label is "neutral" when the text carries no sentiment: P(polar) is
 //     below a threshold, or VADER finds no sentiment word (|VADER compound|
 //     < 0.05) and the polarity evidence is balanced (P(positive | polar)
-//     near 0.5). Otherwise it is the more likely of positive and negative
+//     near 0.5) — but never when VADER finds clear sentiment (|VADER
+//     compound| at or above a third threshold) on the side the model
+//     leans to. Otherwise it is the more likely of positive and negative
 //     (pos > neg means positive): a weakly polar text gets a polar label
-//     with a small compound, not "neutral". Both thresholds are chosen by
-//     the training program on held-out training records with neutral gold
-//     (SemEval tweets, SST sentences and phrases) and polar reviews.
+//     with a small compound, not "neutral". The three thresholds are
+//     chosen by the training program on held-out training records with
+//     neutral gold (SemEval tweets, SST sentences and phrases) and polar
+//     reviews.
 //   - An empty text, or one with nothing to score (no word, number, emoji
 //     or "!"), gets all zeros and the label "neutral".
 //

@@ -200,3 +200,54 @@ func TestHybridIdioms(t *testing.T) {
 		})
 	}
 }
+
+// The sentences a new user tried (issue 14): the label and the sign of
+// compound, not exact numbers.
+func TestHybridUserExamples(t *testing.T) {
+	a := newTestAnalyzer(t, Options{Model: ModelHybrid})
+	tests := []struct {
+		text string
+		want []string // acceptable labels
+		sign int      // the sign compound must have (0: any, but not positive)
+	}{
+		{"The new policy has been widely praised by experts and residents alike.", []string{LabelPositive}, 1},
+		{"Not bad at all.", []string{LabelPositive}, 1},
+		{"The battery dies within an hour.", []string{LabelNegative}, -1},
+		{"I can't recommend this enough!", []string{LabelPositive}, 1},
+		// weak: neutral or negative, never positive
+		{"meh", []string{LabelNeutral, LabelNegative}, 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.text, func(t *testing.T) {
+			r, err := a.Analyze(t.Context(), tt.text)
+			require.NoError(t, err)
+			checkResult(t, tt.text, r)
+			assert.Contains(t, tt.want, r.Label, "compound %v", r.Compound)
+			switch tt.sign {
+			case 1:
+				assert.Greater(t, r.Compound, 0.0)
+			case -1:
+				assert.Less(t, r.Compound, 0.0)
+			default:
+				assert.Less(t, r.Compound, 0.05)
+			}
+		})
+	}
+}
+
+// The hybrid model's VADER features read the domain words VADER lacks; the
+// vader model does not, so that it keeps the reference's scores.
+func TestHybridSupplement(t *testing.T) {
+	v := newTestAnalyzer(t, Options{Model: ModelVADER})
+	for _, text := range []string{"The battery dies within an hour.", "Exports plunged.", "The film was widely acclaimed."} {
+		t.Run(text, func(t *testing.T) {
+			r, err := v.Analyze(t.Context(), text)
+			require.NoError(t, err)
+			assert.Zero(t, r.Compound, "the vader model reads no supplement word")
+			assert.NotZero(t, hybridVaderFeatures(text).Compound, "the hybrid's VADER features do")
+		})
+	}
+	for w := range hybridSupplement {
+		assert.Zero(t, loadVADER().words[w].flags&flagLex, "%q is in VADER's lexicon already", w)
+	}
+}

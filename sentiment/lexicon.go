@@ -133,3 +133,51 @@ var loadVADER = sync.OnceValue(func() *vaderTables {
 	}
 	return t
 })
+
+// hybridSupplement are words VADER's lexicon lacks that the hybrid model's
+// VADER features read as sentiment words, rated on VADER's scale: a word
+// class the training data teaches too seldom or wrongly (news and product
+// sentences are rare in it; "plunged" is seen in a handful of positive
+// film reviews). Product faults, market and news moves, and words of
+// reception, with the inflections VADER lacks of its own entries ("dies"
+// beside "die" and "died"). The vader model does not read them.
+var hybridSupplement = map[string]float64{
+	// product faults
+	"dies": -2.6, "crashed": -1.6, "crashes": -1.6, "crashing": -1.6,
+	"froze": -1.2, "leaks": -1.3, "leaking": -1.3,
+	"malfunction": -1.8, "malfunctioned": -1.8, "malfunctions": -1.8, "malfunctioning": -1.8,
+	"unresponsive": -1.5, "overheats": -1.5, "overheating": -1.5, "overheated": -1.5,
+	"flimsy": -1.6, "glitch": -1.3, "glitches": -1.3, "glitchy": -1.5, "laggy": -1.3,
+	"buggy": -1.5, "unreliable": -1.8, "flaky": -1.3, "cracked": -1.1,
+	"refund": -0.8,
+	// market and news moves
+	"plunged": -1.8, "plunge": -1.8, "plunges": -1.8, "plunging": -1.8,
+	"plummeted": -2.0, "plummet": -2.0, "plummets": -2.0, "plummeting": -2.0,
+	"slumped": -1.5, "slump": -1.5, "slumps": -1.5, "tumbled": -1.5, "tumbles": -1.5,
+	"tanked": -1.8, "downturn": -1.6, "layoffs": -1.8, "casualties": -2.3,
+	"wounded": -2.1, "bankruptcy": -2.6,
+	"soared": 1.5, "soaring": 1.5, "soars": 1.5, "surged": 1.2, "surges": 1.2,
+	"rallied": 1.0, "rebounded": 1.0, "thrived": 1.8, "thriving": 1.8, "thrives": 1.8,
+	"flourished": 1.8, "flourishing": 1.8, "breakthrough": 1.8,
+	// reception and build
+	"acclaimed": 2.0, "lauded": 2.0, "sturdy": 1.2, "durable": 1.2,
+}
+
+// loadHybridVADER builds, once, VADER's tables with [hybridSupplement]
+// added: what the hybrid model's VADER features read.
+var loadHybridVADER = sync.OnceValue(func() *vaderTables {
+	base := loadVADER()
+	t := &vaderTables{words: make(map[string]wordInfo, len(base.words)+len(hybridSupplement)), emojis: base.emojis}
+	for w, wi := range base.words {
+		t.words[w] = wi
+	}
+	for w, v := range hybridSupplement {
+		wi := t.words[w]
+		if wi.flags&flagLex == 0 {
+			wi.val = v
+			wi.flags |= flagLex
+			t.words[w] = wi
+		}
+	}
+	return t
+})

@@ -137,7 +137,7 @@ func New(opts Options) (*Analyzer, error) {
 	case ModelVADER:
 		a.vader = &vader{t: loadVADER()}
 	case ModelHybrid:
-		a.vader = &vader{t: loadVADER()}
+		a.vader = &vader{t: loadHybridVADER()}
 		m, err := lr.Embedded()
 		if err != nil {
 			return nil, fmt.Errorf("new %q: %w", a.model, err)

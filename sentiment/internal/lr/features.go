@@ -20,6 +20,11 @@ type Vader struct {
 	MeanSentence            float64
 }
 
+// VaderOf returns the VADER features the hybrid model reads for a text
+// (VADER with the hybrid's lexicon, see package sentiment). Package
+// sentiment sets it; the training program featurises with it.
+var VaderOf func(text string) Vader
+
 // Dense turns VADER's scores and the token count into the dense features.
 func Dense(v Vader, tokens int) [NumDense]float64 {
 	return [NumDense]float64{
@@ -561,12 +566,14 @@ func (h *Head) Logits(t *Text) Logits {
 }
 
 // NumBlend is the number of blend features of [BlendFeatures].
-const NumBlend = 29
+const NumBlend = 34
 
 // BlendFeatures are the inputs of the final polarity blend: the general
 // polarity head's logits l for the text and its parts, the tokenised-text
 // head's logit zTok, VADER's scores, and their interactions with the
-// domain.
+// domain, and VADER's compound where its rules have the most to say:
+// short texts, emoticons and emoji, "!", texts whose sentiment words all
+// lean one way, and texts on which the words model is unsure.
 func BlendFeatures(l Logits, zTok float64, t *Text) [NumBlend]float64 {
 	d, dense := t.Domain, &t.Dense
 	tw, tk := b2f(d.Tweet), b2f(d.Tok)
@@ -581,6 +588,8 @@ func BlendFeatures(l Logits, zTok float64, t *Text) [NumBlend]float64 {
 		l.After * ct, z * ct, l.After * ct * tk,
 		zTok * tk, zTok * (1 - tk),
 		l.ClMax, l.ClMin, l.ClLast, l.ClMax * tk, l.ClMin * tk, l.ClLast * tk,
+		c * (1 - math.Min(logn, 1)), c * b2f(t.Cues.Emo > 0), c * b2f(t.Cues.Excl > 0),
+		c * b2f(dense[2] == 0 || dense[3] == 0), c / (1 + math.Abs(z)),
 	}
 }
 

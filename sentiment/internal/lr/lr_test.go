@@ -71,7 +71,7 @@ func TestFeaturize(t *testing.T) {
 }
 
 func TestModelRoundTrip(t *testing.T) {
-	m := &Model{Pol: NewHead(4), Subj: NewHead(3), Tok: NewHead(2), Tau: 0.4, Band: 0.2}
+	m := &Model{Pol: NewHead(4), Subj: NewHead(3), Tok: NewHead(2), Tau: 0.4, Band: 0.2, Kappa: 0.7}
 	m.Pol.W[3], m.Pol.Dense[1], m.Pol.Bias = 0.5, -1.25, 0.125
 	m.Subj.W[7] = -2
 	m.Blend[2] = 3
@@ -87,8 +87,31 @@ func TestModelRoundTrip(t *testing.T) {
 	assert.Equal(t, m.SubjBlend, got.SubjBlend)
 	assert.Equal(t, m.Tau, got.Tau)
 	assert.Equal(t, m.Band, got.Band)
+	assert.Equal(t, m.Kappa, got.Kappa)
 	_, err = Read(bytes.NewReader([]byte("nope")))
 	assert.Error(t, err)
+}
+
+func TestIsNeutral(t *testing.T) {
+	const tau, band, kappa = 0.3, 0.2, 0.6
+	tests := []struct {
+		name            string
+		pPos, pPolar, c float64
+		want            bool
+	}{
+		{"unlikely polar", 0.9, 0.2, 0.3, true},
+		{"likely polar", 0.9, 0.5, 0.3, false},
+		{"no VADER word, balanced", 0.55, 0.5, 0, true},
+		{"no VADER word, one-sided", 0.8, 0.5, 0, false},
+		{"VADER sentiment agreeing: never neutral", 0.9, 0.1, 0.7, false},
+		{"VADER sentiment agreeing, negative", 0.1, 0.1, -0.7, false},
+		{"VADER sentiment disagreeing", 0.1, 0.1, 0.7, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			assert.Equal(t, tt.want, IsNeutral(tt.pPos, tt.pPolar, tt.c, tau, band, kappa))
+		})
+	}
 }
 
 func TestEmbedded(t *testing.T) {

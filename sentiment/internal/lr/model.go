@@ -48,7 +48,9 @@ func (h *Head) Logit(hashes []uint32, dense *[NumDense]float64) float64 {
 // from neutral; a text is neutral when it is unlikely to be polar,
 // sigmoid([Model.SubjLogit]) < Tau, or when it holds no sentiment word VADER knows
 // (|VADER compound| < 0.05) and the polarity evidence is balanced,
-// |2·P(positive)−1| < Band.
+// |2·P(positive)−1| < Band; but never when VADER finds clear sentiment
+// that agrees with the polarity, |VADER compound| ≥ Kappa with the sign of
+// 2·P(positive)−1 (see [Model.IsNeutral]).
 type Model struct {
 	Pol, Subj Head
 	// Tok is a polarity head trained on the tokenised movie sentences and
@@ -56,6 +58,9 @@ type Model struct {
 	Tok  Head
 	Tau  float64
 	Band float64
+	// Kappa is the VADER compound from which a text whose polarity agrees
+	// with VADER's is never neutral (above 1: no such text).
+	Kappa float64
 	// Blend weighs [BlendFeatures] into the final polarity logit.
 	Blend [NumBlend]float32
 	// SubjBlend weighs [SubjFeatures] into the final subjectivity logit:
@@ -68,7 +73,7 @@ type Model struct {
 type Scores struct {
 	PPos    float64 // P(positive | polar)
 	PPolar  float64 // P(polar)
-	Neutral bool    // PPolar < Tau, or |VADER compound| < 0.05 and |2·PPos−1| < Band
+	Neutral bool    // see [Model.IsNeutral]
 }
 
 // Predict scores a featurised text.
@@ -76,7 +81,21 @@ func (m *Model) Predict(t *Text) Scores {
 	zp := m.PolLogit(t)
 	pp := sigmoid(zp)
 	ps := sigmoid(m.SubjLogit(m.Subj.Logit(t.Hashes, &t.Dense), zp, t))
-	return Scores{PPos: pp, PPolar: ps, Neutral: ps < m.Tau || math.Abs(t.Dense[0]) < 0.05 && math.Abs(2*pp-1) < m.Band}
+	return Scores{PPos: pp, PPolar: ps, Neutral: IsNeutral(pp, ps, t.Dense[0], m.Tau, m.Band, m.Kappa)}
+}
+
+// IsNeutral is the neutral decision for a text with P(positive | polar)
+// pPos, P(polar) pPolar and VADER compound c: neutral when the text is
+// unlikely to be polar (pPolar < tau), or when VADER finds no sentiment
+// word (|c| < 0.05) and the polarity evidence is balanced (|2·pPos−1| <
+// band); never when VADER's compound is at least kappa in magnitude and
+// agrees in sign with the polarity (the text carries sentiment both
+// models see).
+func IsNeutral(pPos, pPolar, c, tau, band, kappa float64) bool {
+	if math.Abs(c) >= kappa && (c > 0) == (pPos > 0.5) {
+		return false
+	}
+	return pPolar < tau || math.Abs(c) < 0.05 && math.Abs(2*pPos-1) < band
 }
 
 // PolLogit is the blended polarity logit.
@@ -103,11 +122,11 @@ func (m *Model) SubjLogit(zSubj, zPol float64, t *Text) float64 {
 
 func sigmoid(z float64) float64 { return 1 / (1 + math.Exp(-z)) }
 
-var magic = [4]byte{'S', 'L', 'R', '8'}
+var magic = [4]byte{'S', 'L', 'R', '9'}
 
 // Write writes m in the embedded format: gzip of a magic, then per head
-// bits, quantisation scale, int16 weights, dense weights and bias, then Tau, Band, the
-// polarity blend and the subjectivity blend.
+// bits, quantisation scale, int16 weights, dense weights and bias, then Tau,
+// Band, the polarity blend, the subjectivity blend and Kappa.
 func (m *Model) Write(w io.Writer) error {
 	zw, err := gzip.NewWriterLevel(w, gzip.BestCompression)
 	if err != nil {
@@ -144,6 +163,7 @@ func (m *Model) Write(w io.Writer) error {
 	put(m.Band)
 	put(m.Blend)
 	put(m.SubjBlend)
+	put(m.Kappa)
 	if werr != nil {
 		return werr
 	}
@@ -202,6 +222,9 @@ func Read(r io.Reader) (*Model, error) {
 		return nil, err
 	}
 	if err := binary.Read(zr, le, &m.SubjBlend); err != nil {
+		return nil, err
+	}
+	if err := binary.Read(zr, le, &m.Kappa); err != nil {
 		return nil, err
 	}
 	return &m, nil

@@ -3,7 +3,6 @@ package main
 import (
 	"bufio"
 	"compress/gzip"
-	"context"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -17,7 +16,8 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/textanalysis/go-textanalysis/sentiment"
+	// sets lr.VaderOf
+	_ "github.com/textanalysis/go-textanalysis/sentiment"
 	"github.com/textanalysis/go-textanalysis/sentiment/internal/lr"
 )
 
@@ -33,7 +33,8 @@ type record struct {
 
 // example is one featurised text.
 type example struct {
-	sst bool // from the SST phrases
+	sst  bool // from the SST phrases
+	s140 bool // from Sentiment140
 	// inFold has bit f set when the text is a token n-gram of an SST
 	// record of fold f (SST records only, see sstFolds).
 	inFold uint8
@@ -79,6 +80,9 @@ func main() {
 	subjBlend := flag.Bool("subj-blend", false, "fit the subjectivity blend on out-of-fold logits (false: the head's logit alone)")
 	subjBlendMin := flag.Int("subj-blend-min", 10, "fewest tokens of an SST record in the subjectivity blend's training data")
 	polFrom := flag.String("pol-from", "", "take the polarity heads and blend from this model file instead of training them (experiments on the neutral decision only)")
+	subjS140 := flag.Float64("subj-s140", 0, "sample weight of the Sentiment140 tweets, as polar, in the subjectivity head's training (0: left out)")
+	blendS140 := flag.Float64("blend-s140", 1, "factor on the Sentiment140 sample weight (-s140) in the blend's training data")
+	kappaFlag := flag.Float64("kappa", -1, "VADER compound from which a text whose polarity agrees with VADER's is never neutral (negative: chosen with the other thresholds; above 1: off)")
 	treeFolds := flag.Bool("tree-folds", true, "split the SST records into folds by parse tree, leaving out of each fold's training every n-gram of its held-out records")
 	flag.Parse()
 	if *nFolds < 2 || *nFolds > 8 {
@@ -141,6 +145,7 @@ func main() {
 			if r.Label2 == "pos" || r.Label2 == "neg" || neu {
 				pe := e
 				pe.sst = src.tok
+				pe.s140 = src.file == "sentiment140.jsonl.gz"
 				pe.fold = -1
 				if inFold != nil {
 					pe.fold, pe.inFold = folds[i], inFold[i]
@@ -168,6 +173,11 @@ func main() {
 					se.w = *subjSST * w / src.weight
 					subj = append(subj, se)
 				}
+			}
+			if src.file == "sentiment140.jsonl.gz" && *subjS140 > 0 {
+				se := e
+				se.y, se.w = 1, *subjS140
+				subj = append(subj, se)
 			}
 			if src.subj && r.Label3 != "" {
 				se := e
@@ -206,7 +216,11 @@ func main() {
 		var blOOF []lr.Logits
 		for i := range pol {
 			if pol[i].y != 0.5 && (!pol[i].sst || pol[i].ntoks >= *blendMin) {
-				bl = append(bl, pol[i])
+				e := pol[i]
+				if e.s140 {
+					e.w *= *blendS140
+				}
+				bl = append(bl, e)
 				blOOF = append(blOOF, oof[i])
 			}
 		}
@@ -282,10 +296,10 @@ func main() {
 		trainSubjBlend(m, sb, rand.New(rand.NewPCG(*seed, 11)))
 	}
 	log.Printf("subjectivity blend %v", m.SubjBlend)
-	m.Tau, m.Band = chooseNeutral(m, holdout, holdoutSST, holdoutRev, *bandTol)
-	log.Printf("tau %.2f band %.2f (held-out macro-F1: SemEval %.3f on %d, SST %.3f on %d; reviews accuracy %.3f on %d)", m.Tau, m.Band,
-		macroF1(m, holdout, m.Tau, m.Band), len(holdout), macroF1(m, holdoutSST, m.Tau, m.Band), len(holdoutSST),
-		accuracy(m, holdoutRev, m.Tau, m.Band), len(holdoutRev))
+	m.Tau, m.Band, m.Kappa = chooseNeutral(m, holdout, holdoutSST, holdoutRev, *bandTol, *kappaFlag)
+	log.Printf("tau %.2f band %.2f kappa %.2f (held-out macro-F1: SemEval %.3f on %d, SST %.3f on %d; reviews accuracy %.3f on %d)", m.Tau, m.Band, m.Kappa,
+		macroF1(m, holdout, m.Tau, m.Band, m.Kappa), len(holdout), macroF1(m, holdoutSST, m.Tau, m.Band, m.Kappa), len(holdoutSST),
+		accuracy(m, holdoutRev, m.Tau, m.Band, m.Kappa), len(holdoutRev))
 	if *out != "" {
 		f, err := os.Create(*out)
 		if err != nil {
@@ -357,17 +371,15 @@ func readJSONL(path string) ([]record, error) {
 }
 
 // featurizer computes the features exactly as the sentiment package does at
-// run time (VADER through the public API, tokens and hashes through lr).
-type featurizer struct {
-	vader *sentiment.Analyzer
-}
+// run time (VADER with the hybrid's lexicon through lr.VaderOf, which
+// package sentiment sets; tokens and hashes through lr).
+type featurizer struct{}
 
 func newFeaturizer() *featurizer {
-	v, err := sentiment.New(sentiment.Options{Model: sentiment.ModelVADER, MaxRunes: 1 << 30})
-	if err != nil {
-		log.Fatal(err)
+	if lr.VaderOf == nil {
+		log.Fatal("lr.VaderOf is not set: package sentiment is not linked in")
 	}
-	return &featurizer{vader: v}
+	return &featurizer{}
 }
 
 // featurize computes the features of recs; tok marks them all as
@@ -382,35 +394,18 @@ func (fz *featurizer) featurize(recs []record, tok bool) []example {
 			defer wg.Done()
 			var toks []string
 			for i := k; i < len(recs); i += workers {
-				res, err := fz.vader.Analyze(context.Background(), recs[i].Text)
-				if err != nil {
-					log.Fatal(err)
-				}
 				toks = lr.Tokens(toks[:0], recs[i].Text)
 				d := lr.DomainOf(recs[i].Text)
 				if tok {
 					d.Tok = true
 				}
-				lr.Featurize(&out[i].t, toks, vaderFeatures(res), d)
+				lr.Featurize(&out[i].t, toks, lr.VaderOf(recs[i].Text), d)
 				out[i].ntoks = len(toks)
 			}
 		}()
 	}
 	wg.Wait()
 	return out
-}
-
-// vaderFeatures mirrors what package sentiment computes at run time: the
-// whole-text VADER scores and the mean compound of the sentences.
-func vaderFeatures(res *sentiment.Result) lr.Vader {
-	v := lr.Vader{Compound: res.Compound, Pos: res.Pos, Neu: res.Neu, Neg: res.Neg}
-	for _, s := range res.Sentences {
-		v.MeanSentence += s.Compound
-	}
-	if len(res.Sentences) > 0 {
-		v.MeanSentence /= float64(len(res.Sentences))
-	}
-	return v
 }
 
 func pick(exs []example, idx []int) []example {
@@ -720,13 +715,13 @@ func logitNB(h *lr.Head, r []float32, hashes []uint32, dense *[lr.NumDense]float
 	return s + float64(h.Bias)
 }
 
-func predict3(m *lr.Model, e *example, tau, band float64) string {
+func predict3(m *lr.Model, e *example, tau, band, kappa float64) string {
 	if e.cache == nil {
 		s := m.Predict(&e.t)
 		e.cache = &s
 	}
 	s := *e.cache
-	s.Neutral = s.PPolar < tau || math.Abs(e.t.Dense[0]) < 0.05 && math.Abs(2*s.PPos-1) < band
+	s.Neutral = lr.IsNeutral(s.PPos, s.PPolar, e.t.Dense[0], tau, band, kappa)
 	switch {
 	case s.Neutral:
 		return "neu"
@@ -737,10 +732,10 @@ func predict3(m *lr.Model, e *example, tau, band float64) string {
 }
 
 // accuracy is the share of exs whose 3-class prediction is their label3.
-func accuracy(m *lr.Model, exs []example, tau, band float64) float64 {
+func accuracy(m *lr.Model, exs []example, tau, band, kappa float64) float64 {
 	ok := 0
 	for i := range exs {
-		if predict3(m, &exs[i], tau, band) == exs[i].label3 {
+		if predict3(m, &exs[i], tau, band, kappa) == exs[i].label3 {
 			ok++
 		}
 	}
@@ -749,23 +744,23 @@ func accuracy(m *lr.Model, exs []example, tau, band float64) float64 {
 
 // polarAccuracy is the share of the polar records of exs whose 3-class
 // prediction is their label: binary accuracy where neutral counts as wrong.
-func polarAccuracy(m *lr.Model, exs []example, tau, band float64) float64 {
+func polarAccuracy(m *lr.Model, exs []example, tau, band, kappa float64) float64 {
 	var polar []example
 	for _, e := range exs {
 		if e.label3 != "neu" {
 			polar = append(polar, e)
 		}
 	}
-	return accuracy(m, polar, tau, band)
+	return accuracy(m, polar, tau, band, kappa)
 }
 
-func macroF1(m *lr.Model, exs []example, tau, band float64) float64 {
+func macroF1(m *lr.Model, exs []example, tau, band, kappa float64) float64 {
 	classes := []string{"neg", "neu", "pos"}
 	tp := map[string]float64{}
 	fp := map[string]float64{}
 	fn := map[string]float64{}
 	for i := range exs {
-		p := predict3(m, &exs[i], tau, band)
+		p := predict3(m, &exs[i], tau, band, kappa)
 		g := exs[i].label3
 		if p == g {
 			tp[g]++
@@ -783,32 +778,56 @@ func macroF1(m *lr.Model, exs []example, tau, band float64) float64 {
 	return f / 3
 }
 
-// chooseNeutral picks the neutral thresholds (see lr.Model) on held-out
-// sets with neutral gold (tweets, SST sentences): the best mean 3-class
-// macro-F1, and among the points within tol of it the narrowest band (a
-// text is called neutral for lack of sentiment, not for doubt).
-func chooseNeutral(m *lr.Model, tweets, sst, reviews []example, tol float64) (tau, band float64) {
-	type point struct{ tau, band, f float64 }
+// chooseNeutral picks the neutral thresholds (see lr.IsNeutral) on
+// held-out sets with neutral gold (tweets, SST sentences) and polar
+// reviews: the best mean of their figures, and among the points within tol
+// of it the narrowest band, then the lowest kappa (a text is called neutral
+// for lack of sentiment, not for doubt). kappa ≥ 0 fixes kappa.
+func chooseNeutral(m *lr.Model, tweets, sst, reviews []example, tol, kappa float64) (tau, band, kap float64) {
+	type point struct{ tau, band, kappa, f float64 }
+	kappas := []float64{kappa}
+	if kappa < 0 {
+		kappas = []float64{0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 2}
+	}
 	var pts []point
 	bestF := -1.0
-	for t := 5; t <= 80; t += 1 {
-		for b := 0; b <= 100; b += 5 {
-			p := point{float64(t) / 100, float64(b) / 100, 0}
-			p.f = (macroF1(m, tweets, p.tau, p.band) + polarAccuracy(m, tweets, p.tau, p.band) +
-				macroF1(m, sst, p.tau, p.band) + polarAccuracy(m, sst, p.tau, p.band) +
-				accuracy(m, reviews, p.tau, p.band)) / 5
-			pts = append(pts, p)
-			bestF = max(bestF, p.f)
+	for _, k := range kappas {
+		for t := 5; t <= 80; t += 1 {
+			for b := 0; b <= 100; b += 5 {
+				p := point{float64(t) / 100, float64(b) / 100, k, 0}
+				p.f = (macroF1(m, tweets, p.tau, p.band, k) + polarAccuracy(m, tweets, p.tau, p.band, k) +
+					macroF1(m, sst, p.tau, p.band, k) + polarAccuracy(m, sst, p.tau, p.band, k) +
+					accuracy(m, reviews, p.tau, p.band, k)) / 5
+				pts = append(pts, p)
+				bestF = max(bestF, p.f)
+			}
 		}
 	}
-	best := point{band: 2}
+	best := point{band: 2, kappa: 3}
 	for _, p := range pts {
-		if p.f >= bestF-tol && (p.band < best.band || p.band == best.band && p.f > best.f) {
+		if p.f < bestF-tol {
+			continue
+		}
+		if p.band < best.band || p.band == best.band && (p.kappa < best.kappa || p.kappa == best.kappa && p.f > best.f) {
 			best = p
 		}
 	}
-	log.Printf("neutral: best mean macro-F1 %.3f, chosen tau %.2f band %.2f (%.3f)", bestF, best.tau, best.band, best.f)
-	return best.tau, best.band
+	// the taus within tol at the chosen band and kappa
+	lo, hi := 2.0, -1.0
+	for _, p := range pts {
+		if p.f >= bestF-tol && p.band == best.band && p.kappa == best.kappa {
+			lo, hi = min(lo, p.tau), max(hi, p.tau)
+		}
+	}
+	log.Printf("neutral: best mean macro-F1 %.3f, chosen tau %.2f band %.2f kappa %.2f (%.3f); taus within tol %.2f–%.2f", bestF, best.tau, best.band, best.kappa, best.f, lo, hi)
+	for t := 15; t <= 45; t += 2 {
+		for _, p := range pts {
+			if p.tau == float64(t)/100 && p.band == best.band && p.kappa == best.kappa {
+				log.Printf("  tau %.2f: %.4f (SemEval macro-F1 %.3f)", p.tau, p.f, macroF1(m, tweets, p.tau, p.band, p.kappa))
+			}
+		}
+	}
+	return best.tau, best.band, best.kappa
 }
 
 func report(fz *featurizer, m *lr.Model, dir string) {
@@ -844,7 +863,7 @@ func report(fz *featurizer, m *lr.Model, dir string) {
 		line := fmt.Sprintf("%-14s binary %.3f (words alone %.3f, tokenised-text head %.3f, %.0f%% tokenised)", s,
 			float64(ok)/float64(n), float64(okHead)/float64(n), float64(okTok)/float64(n), 100*float64(nTok)/float64(n))
 		if s == "tweeteval" {
-			line += fmt.Sprintf("  3-class macro-F1 %.3f", macroF1(m, exs, m.Tau, m.Band))
+			line += fmt.Sprintf("  3-class macro-F1 %.3f", macroF1(m, exs, m.Tau, m.Band, m.Kappa))
 		}
 		lines = append(lines, line)
 	}
