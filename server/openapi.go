@@ -121,8 +121,14 @@ func (s *Server) keysDescription() string {
 // What pos, neu and neg mean depends on the sentiment model; they add up
 // to 1 (up to rounding) for both.
 const (
-	posDoc = "Positive: with the default model (hybrid), the probability that the text is positive; with vader, VADER's positive proportion (the positive words' intensity, the neutral words' count and the negative words' intensity are each divided by their sum)."
-	neuDoc = "Neutral: with the default model (hybrid), the probability that the text is neutral; with vader, VADER's neutral proportion (the positive words' intensity, the neutral words' count and the negative words' intensity are each divided by their sum)."
+	posDoc   = "Positive: with the default model (hybrid), the probability that the text is positive; with vader, VADER's positive proportion (the positive words' intensity, the neutral words' count and the negative words' intensity are each divided by their sum)."
+	neuDoc   = "Neutral: with the default model (hybrid), the probability that the text is neutral; with vader, VADER's neutral proportion (the positive words' intensity, the neutral words' count and the negative words' intensity are each divided by their sum)."
+	labelDoc = "The label to read. With the default model (hybrid): neutral only for a text that carries no sentiment or balanced sentiment " +
+		"(never for one where VADER finds clear sentiment on the side the model leans to); otherwise the more likely of positive and negative, " +
+		"so a weakly polar text gets a polar label with a small compound. With vader: positive for compound >= 0.05, negative for <= -0.05, neutral in between. " +
+		"An empty text is neutral with all scores 0."
+	compoundDoc = "From -1 (most negative) to 1 (most positive). With the default model (hybrid), pos - neg: its magnitude is a confidence you can threshold " +
+		"(0.5 means the model is 50 points surer of one side than of the other). With vader, VADER's normalised sum of word valences."
 	negDoc = "Negative: with the default model (hybrid), the probability that the text is negative; with vader, VADER's negative proportion (the positive words' intensity, the neutral words' count and the negative words' intensity are each divided by their sum)."
 )
 
@@ -238,7 +244,7 @@ func responseSchemas() obj {
 	nullableStr := func(desc string) obj { return obj{"type": "string", "nullable": true, "description": desc} }
 	integer := func(desc string) obj { return obj{"type": "integer", "description": desc} }
 	number := func(desc string) obj { return obj{"type": "number", "description": desc} }
-	label := obj{"type": "string", "enum": []string{"positive", "negative", "neutral"}}
+	label := obj{"type": "string", "enum": []string{"positive", "negative", "neutral"}, "description": labelDoc}
 	return obj{
 		"TextResult": obj{
 			"title": "TextResult", "type": "object",
@@ -275,7 +281,7 @@ func responseSchemas() obj {
 			"title": "SentenceSentiment", "type": "object", "required": []string{"text", "start", "end", "label", "compound", "pos", "neu", "neg"},
 			"properties": obj{
 				"text": str, "start": integer("Code-point offset of the sentence."), "end": integer("Code-point offset after the sentence."),
-				"label": label, "compound": obj{"type": "number", "minimum": -1, "maximum": 1},
+				"label": label, "compound": obj{"type": "number", "minimum": -1, "maximum": 1, "description": compoundDoc},
 				"pos": number(posDoc), "neu": number(neuDoc), "neg": number(negDoc),
 			},
 		},
@@ -283,7 +289,7 @@ func responseSchemas() obj {
 			"title": "SentimentResult", "type": "object", "required": []string{"label", "compound", "pos", "neu", "neg", "sentences"},
 			"properties": obj{
 				"label":     label,
-				"compound":  obj{"type": "number", "minimum": -1, "maximum": 1, "description": "Overall sentiment from -1 (most negative) to 1 (most positive)."},
+				"compound":  obj{"type": "number", "minimum": -1, "maximum": 1, "description": compoundDoc},
 				"pos":       number(posDoc),
 				"neu":       number(neuDoc),
 				"neg":       number(negDoc),

@@ -74,7 +74,9 @@ var (
 	sentimentModelField = field{Name: "model", Enum: textanalysis.SentimentModelNames, Example: "",
 		Description: "Sentiment model; `" + sentiment.DefaultModel + "` when absent. `" + sentiment.ModelHybrid + "`: pos, neu and neg are the " +
 			"probabilities of the positive, neutral and negative classes. `" + sentiment.ModelVADER + "`: the reference VADER's scores, " +
-			"where they are proportions (the positive words' intensity, the neutral words' count and the negative words' intensity, each over their sum). `GET /` lists the models."}
+			"where they are proportions (the positive words' intensity, the neutral words' count and the negative words' intensity, each over their sum). " +
+			"Choosing: `" + sentiment.ModelHybrid + "` reads reviews, tweets and news more accurately by the label; `" + sentiment.ModelVADER + "` gives exact parity with " +
+			"Python's vaderSentiment and a score you can trace word by word. `GET /` lists the models."}
 	displayText = field{Name: "text", MaxRunes: maxText, Example: "Ada Lovelace was born in London.",
 		Description: "The text to draw; a call without it is answered 422 (missing), with or without `spans`. Without `spans`, its entities are recognized with `model`."}
 	spansField = field{Name: "spans", Example: "0:12:PERSON,25:31:GPE", SpanArray: true,
