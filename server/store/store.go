@@ -84,12 +84,18 @@ const KeyTouchInterval = time.Minute
 func (k Key) Revoked() bool { return !k.RevokedAt.IsZero() }
 
 // A Take asks [Store.ConsumeBatch] to count N requests against an
-// account's period, of which at most Limit may be counted in all.
+// account's period, of which at most Limit may be counted in all. Plan is
+// the plan the requests were admitted on: the period's one count is the
+// allowance, whatever the plan, and the requests counted on Pay as you go
+// are also counted apart ([Usage.Payg]) so that only they are billed. An
+// empty Plan counts them as of no plan, as a release before per-plan
+// counts did ([Usage.Unattributed]).
 type Take struct {
 	AccountID int64
 	Period    time.Time
 	N         int64
 	Limit     int64
+	Plan      Plan
 }
 
 // A Taken is what [Store.ConsumeBatch] did with one [Take]: Granted of its
@@ -120,9 +126,30 @@ func TakeOrder(takes []Take) []int {
 type Usage struct {
 	AccountID int64
 	Email     string
-	Plan      Plan
+	Plan      Plan      // the account's plan now
 	Period    time.Time // start of the period (UTC)
-	Count     int64
+	// Count is every request of the period, on any plan: the allowance.
+	Count int64
+	// Payg is the requests of Count admitted while the account was on Pay
+	// as you go, Other those admitted on another plan (trial, free,
+	// sandbox). Count − Payg − Other, [Usage.Unattributed], were counted
+	// without a plan: before the schema kept per-plan counts, or by the
+	// previous release during a rolling deploy or after a rollback.
+	Payg  int64
+	Other int64
+}
+
+// Unattributed is the requests of the period counted without a plan.
+func (u Usage) Unattributed() int64 { return max(0, u.Count-u.Payg-u.Other) }
+
+// Billed is the requests of the period charged as Pay as you go: those
+// admitted on it, and those counted without a plan when the account is on
+// it now (the best that is known of them).
+func (u Usage) Billed() int64 {
+	if u.Plan == PlanPayg {
+		return u.Payg + u.Unattributed()
+	}
+	return u.Payg
 }
 
 // A Token backs a link sent to a person: the confirmation of a claim or a
@@ -323,7 +350,9 @@ type Store interface {
 
 	// Consume counts one request against an account's period, atomically:
 	// when the count is below limit it is incremented and (new count, true)
-	// returned; otherwise (current count, false) and nothing changes.
+	// returned; otherwise (current count, false) and nothing changes. The
+	// request is counted without a plan (see [Take.Plan]); the server
+	// counts with ConsumeBatch.
 	Consume(ctx context.Context, accountID int64, period time.Time, limit int64) (int64, bool, error)
 	// ConsumeBatch counts several takes (see [Take]) in one transaction:
 	// when it returns without error every Granted count is durable, and
@@ -336,7 +365,8 @@ type Store interface {
 	// Used returns the count of an account's period (0 when none).
 	Used(ctx context.Context, accountID int64, period time.Time) (int64, error)
 	// UsageSince returns every account's counts for periods starting at or
-	// after since, by period then account.
+	// after since, with the per-plan counts (see [Usage]), by period then
+	// account.
 	UsageSince(ctx context.Context, since time.Time) ([]Usage, error)
 
 	// TakeSlot counts one event on a counter (its purpose, subject and

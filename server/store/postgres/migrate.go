@@ -121,6 +121,19 @@ CREATE TABLE plan_requests (
 );
 CREATE INDEX plan_requests_account_id ON plan_requests (account_id);
 `,
+	// 4: per-plan counts. count stays the period's allowance, on any plan;
+	// a request is also counted in payg_count when it was admitted on Pay
+	// as you go, in other_count on any other plan, so that a month begun
+	// on Free is billed only from the change. The rest, count − payg_count
+	// − other_count, was counted by an older release (rows from before
+	// this version, or the previous binary during a rolling deploy) and is
+	// billed at the account's plan, as before. Only columns with defaults
+	// are added: the previous release keeps working (N-1), and PostgreSQL
+	// adds them without rewriting the table.
+	`
+ALTER TABLE usage_counts ADD COLUMN payg_count BIGINT NOT NULL DEFAULT 0;
+ALTER TABLE usage_counts ADD COLUMN other_count BIGINT NOT NULL DEFAULT 0;
+`,
 }
 
 // lockKey is the first half of the advisory lock that serialises
@@ -135,7 +148,7 @@ func SchemaVersion() int { return len(migrations) }
 // schema version i+1 (see [store.CheckSchema]); from version 4 on, a
 // migration keeps the previous release working: compatibleFrom[i] = i.
 // Keep it in step with the SQLite store's.
-var compatibleFrom = []int{1, 2, 3}
+var compatibleFrom = []int{1, 2, 3, 3}
 
 // migrate brings the schema to the newest version in one transaction,
 // under an advisory lock, so that processes starting at once apply each

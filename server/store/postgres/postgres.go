@@ -368,23 +368,42 @@ func (s *Store) Consume(ctx context.Context, accountID int64, period time.Time, 
 // (at 0) when there is none, locks it until the transaction ends and
 // returns its count; no row comes back for an unknown account.
 // batchAddSQL then adds up to $3 requests without passing $4 (nor lowering
-// a count already past it).
+// a count already past it), and as many to payg_count times $5 and to
+// other_count times $6 (see [planShares]).
 const (
 	batchLockSQL = `INSERT INTO usage_counts AS u (account_id, period, count)
 	SELECT id, $2, 0 FROM accounts WHERE id = $1
 	ON CONFLICT (account_id, period) DO UPDATE SET count = u.count
 	RETURNING u.count`
-	batchAddSQL = `UPDATE usage_counts SET count = LEAST(count + $3, GREATEST(count, $4))
+	batchAddSQL = `UPDATE usage_counts SET count = LEAST(count + $3, GREATEST(count, $4)),
+		payg_count = payg_count + (LEAST(count + $3, GREATEST(count, $4)) - count) * $5,
+		other_count = other_count + (LEAST(count + $3, GREATEST(count, $4)) - count) * $6
 	WHERE account_id = $1 AND period = $2 RETURNING count`
 )
 
 // batchAllSQL counts all $3 requests when they fit under $4, in one
-// statement; no row comes back when they don't (or for an unknown
-// account), and nothing changes.
-const batchAllSQL = `INSERT INTO usage_counts AS u (account_id, period, count)
-	SELECT id, $2, $3::bigint FROM accounts WHERE id = $1 AND $3::bigint <= $4::bigint
-	ON CONFLICT (account_id, period) DO UPDATE SET count = u.count + $3::bigint WHERE u.count + $3::bigint <= $4::bigint
+// statement, and as many in payg_count times $5 and other_count times $6;
+// no row comes back when they don't fit (or for an unknown account), and
+// nothing changes.
+const batchAllSQL = `INSERT INTO usage_counts AS u (account_id, period, count, payg_count, other_count)
+	SELECT id, $2, $3::bigint, $3::bigint * $5::bigint, $3::bigint * $6::bigint FROM accounts WHERE id = $1 AND $3::bigint <= $4::bigint
+	ON CONFLICT (account_id, period) DO UPDATE SET count = u.count + $3::bigint,
+		payg_count = u.payg_count + EXCLUDED.payg_count, other_count = u.other_count + EXCLUDED.other_count
+	WHERE u.count + $3::bigint <= $4::bigint
 	RETURNING u.count`
+
+// planShares returns what one request of plan adds to payg_count and to
+// other_count: (1, 0) on Pay as you go, (0, 1) on another plan, (0, 0)
+// for none.
+func planShares(p store.Plan) (payg, other int64) {
+	switch p {
+	case "":
+		return 0, 0
+	case store.PlanPayg:
+		return 1, 0
+	}
+	return 0, 1
+}
 
 // ConsumeBatch implements [store.Store]. A batch of one take that fits
 // (the usual case: one busy account, far from its limit) is one statement;
@@ -398,7 +417,8 @@ func (s *Store) ConsumeBatch(ctx context.Context, takes []store.Take) ([]store.T
 	}
 	if t := takes[0]; len(takes) == 1 && t.N > 0 && t.Limit > 0 {
 		var after int64
-		err := s.pool.QueryRow(ctx, batchAllSQL, t.AccountID, normTime(t.Period), t.N, t.Limit).Scan(&after)
+		payg, other := planShares(t.Plan)
+		err := s.pool.QueryRow(ctx, batchAllSQL, t.AccountID, normTime(t.Period), t.N, t.Limit, payg, other).Scan(&after)
 		if err == nil {
 			out[0] = store.Taken{Granted: t.N, Count: after}
 			return out, nil
@@ -415,8 +435,9 @@ func (s *Store) ConsumeBatch(ctx context.Context, takes []store.Take) ([]store.T
 			b.Queue(`SELECT count FROM usage_counts WHERE account_id = $1 AND period = $2`, t.AccountID, normTime(t.Period))
 			continue
 		}
+		payg, other := planShares(t.Plan)
 		b.Queue(batchLockSQL, t.AccountID, normTime(t.Period))
-		b.Queue(batchAddSQL, t.AccountID, normTime(t.Period), t.N, t.Limit)
+		b.Queue(batchAddSQL, t.AccountID, normTime(t.Period), t.N, t.Limit, payg, other)
 	}
 	br := s.pool.SendBatch(ctx, b)
 	defer br.Close()
@@ -477,7 +498,7 @@ func (s *Store) Used(ctx context.Context, accountID int64, period time.Time) (in
 // UsageSince implements [store.Store].
 func (s *Store) UsageSince(ctx context.Context, since time.Time) ([]store.Usage, error) {
 	rows, err := s.pool.Query(ctx,
-		`SELECT u.account_id, a.email, a.plan, u.period, u.count
+		`SELECT u.account_id, a.email, a.plan, u.period, u.count, u.payg_count, u.other_count
 		FROM usage_counts u JOIN accounts a ON a.id = u.account_id
 		WHERE u.period >= $1 ORDER BY u.period, u.account_id`, normTime(since))
 	if err != nil {
@@ -488,7 +509,7 @@ func (s *Store) UsageSince(ctx context.Context, since time.Time) ([]store.Usage,
 			u    store.Usage
 			mail *string
 		)
-		if err := row.Scan(&u.AccountID, &mail, &u.Plan, &u.Period, &u.Count); err != nil {
+		if err := row.Scan(&u.AccountID, &mail, &u.Plan, &u.Period, &u.Count, &u.Payg, &u.Other); err != nil {
 			return store.Usage{}, err
 		}
 		if mail != nil {

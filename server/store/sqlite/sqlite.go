@@ -472,20 +472,39 @@ func (s *Store) Consume(ctx context.Context, accountID int64, period time.Time, 
 }
 
 // batchAddSQL adds up to ?3 requests to a period's count without passing
-// ?4 (nor lowering a count already past it); no row comes back for an
-// unknown account.
-const batchAddSQL = `INSERT INTO usage_counts (account_id, period, count)
-	SELECT id, ?2, MIN(?3, ?4) FROM accounts WHERE id = ?1
-	ON CONFLICT (account_id, period) DO UPDATE SET count = MIN(count + ?3, MAX(count, ?4))
+// ?4 (nor lowering a count already past it), and as many to payg_count
+// times ?5 and to other_count times ?6 (see [planShares]); no row comes
+// back for an unknown account.
+const batchAddSQL = `INSERT INTO usage_counts (account_id, period, count, payg_count, other_count)
+	SELECT id, ?2, MIN(?3, ?4), MIN(?3, ?4) * ?5, MIN(?3, ?4) * ?6 FROM accounts WHERE id = ?1
+	ON CONFLICT (account_id, period) DO UPDATE SET count = MIN(count + ?3, MAX(count, ?4)),
+		payg_count = payg_count + (MIN(count + ?3, MAX(count, ?4)) - count) * ?5,
+		other_count = other_count + (MIN(count + ?3, MAX(count, ?4)) - count) * ?6
 	RETURNING count`
 
 // batchAllSQL counts all ?3 requests when they fit under ?4, in one
-// statement; no row comes back when they don't (or for an unknown
-// account), and nothing changes.
-const batchAllSQL = `INSERT INTO usage_counts (account_id, period, count)
-	SELECT id, ?2, ?3 FROM accounts WHERE id = ?1 AND ?3 <= ?4
-	ON CONFLICT (account_id, period) DO UPDATE SET count = count + ?3 WHERE count + ?3 <= ?4
+// statement, and as many in payg_count times ?5 and other_count times ?6;
+// no row comes back when they don't fit (or for an unknown account), and
+// nothing changes.
+const batchAllSQL = `INSERT INTO usage_counts (account_id, period, count, payg_count, other_count)
+	SELECT id, ?2, ?3, ?3 * ?5, ?3 * ?6 FROM accounts WHERE id = ?1 AND ?3 <= ?4
+	ON CONFLICT (account_id, period) DO UPDATE SET count = count + ?3,
+		payg_count = payg_count + excluded.payg_count, other_count = other_count + excluded.other_count
+	WHERE count + ?3 <= ?4
 	RETURNING count`
+
+// planShares returns what one request of plan adds to payg_count and to
+// other_count: (1, 0) on Pay as you go, (0, 1) on another plan, (0, 0)
+// for none.
+func planShares(p store.Plan) (payg, other int64) {
+	switch p {
+	case "":
+		return 0, 0
+	case store.PlanPayg:
+		return 1, 0
+	}
+	return 0, 1
+}
 
 // ConsumeBatch implements [store.Store]. A batch of one take that fits
 // (the usual case: one busy account, far from its limit) is one statement;
@@ -498,7 +517,8 @@ func (s *Store) ConsumeBatch(ctx context.Context, takes []store.Take) ([]store.T
 	}
 	if t := takes[0]; len(takes) == 1 && t.N > 0 && t.Limit > 0 {
 		var after int64
-		err := s.batchAll.QueryRowContext(ctx, t.AccountID, t.Period.UnixMicro(), t.N, t.Limit).Scan(&after)
+		payg, other := planShares(t.Plan)
+		err := s.batchAll.QueryRowContext(ctx, t.AccountID, t.Period.UnixMicro(), t.N, t.Limit, payg, other).Scan(&after)
 		if err == nil {
 			out[0] = store.Taken{Granted: t.N, Count: after}
 			return out, nil
@@ -525,7 +545,8 @@ func (s *Store) ConsumeBatch(ctx context.Context, takes []store.Take) ([]store.T
 			continue
 		}
 		var after int64
-		err = add.QueryRowContext(ctx, t.AccountID, t.Period.UnixMicro(), t.N, t.Limit).Scan(&after)
+		payg, other := planShares(t.Plan)
+		err = add.QueryRowContext(ctx, t.AccountID, t.Period.UnixMicro(), t.N, t.Limit, payg, other).Scan(&after)
 		if errors.Is(err, sql.ErrNoRows) {
 			out[i].Err = store.ErrNotFound
 			continue
@@ -569,7 +590,7 @@ func (s *Store) Used(ctx context.Context, accountID int64, period time.Time) (in
 func (s *Store) UsageSince(ctx context.Context, since time.Time) ([]store.Usage, error) {
 	// A zero since means every period; its UnixMicro is far in the past.
 	rows, err := s.r.QueryContext(ctx,
-		`SELECT u.account_id, a.email, a.plan, u.period, u.count
+		`SELECT u.account_id, a.email, a.plan, u.period, u.count, u.payg_count, u.other_count
 		FROM usage_counts u JOIN accounts a ON a.id = u.account_id
 		WHERE u.period >= ? ORDER BY u.period, u.account_id`, since.UnixMicro())
 	if err != nil {
@@ -583,7 +604,7 @@ func (s *Store) UsageSince(ctx context.Context, since time.Time) ([]store.Usage,
 			mail   sql.NullString
 			period int64
 		)
-		if err := rows.Scan(&u.AccountID, &mail, &u.Plan, &period, &u.Count); err != nil {
+		if err := rows.Scan(&u.AccountID, &mail, &u.Plan, &period, &u.Count, &u.Payg, &u.Other); err != nil {
 			return nil, wrap("usage since", err)
 		}
 		u.Email = mail.String

@@ -43,6 +43,7 @@ func Run(t *testing.T, newDB NewDB) {
 		{"ConsumeConcurrent", testConsumeConcurrent},
 		{"ConsumeBatch", testConsumeBatch},
 		{"ConsumeBatchConcurrent", testConsumeBatchConcurrent},
+		{"UsagePerPlan", testUsagePerPlan},
 		{"Ping", testPing},
 		{"TwoStoresOneDatabase", testTwoStores},
 		{"UsageSince", testUsageSince},
