@@ -217,6 +217,53 @@ type PlanRequest struct {
 	CreatedAt  time.Time
 }
 
+// A Mail is an e-mail in the outbox: the developer site's requests
+// enqueue it ([Store.EnqueueMail]) and a worker sends it, on any instance
+// ([Store.ClaimMails]). Its body may hold a link with a live token, so a
+// row lives only until the mail is sent, given up, or expires.
+type Mail struct {
+	ID      int64
+	To      string
+	Subject string
+	Body    string
+	// Attempts is how many times the mail was claimed to be sent.
+	Attempts  int
+	CreatedAt time.Time
+	// NextAt is when the mail may be claimed: at once when enqueued, then
+	// the end of a claim's lease, or the time of the next attempt.
+	NextAt time.Time
+	// ExpiresAt is when the mail is no use any more (its link expired):
+	// it is not claimed from then, and Purge deletes it.
+	ExpiresAt time.Time
+}
+
+// MailRetention is how long a mail stays in the outbox when it is given no
+// expiry: a day, the longest a link in it works.
+const MailRetention = 24 * time.Hour
+
+// NewMail returns m as [Store.EnqueueMail] stores it: CreatedAt now when
+// zero, NextAt CreatedAt when zero, ExpiresAt CreatedAt+MailRetention when
+// zero, Attempts 0, all in UTC.
+func NewMail(m Mail) Mail {
+	if m.CreatedAt.IsZero() {
+		m.CreatedAt = time.Now()
+	}
+	if m.NextAt.IsZero() {
+		m.NextAt = m.CreatedAt
+	}
+	if m.ExpiresAt.IsZero() {
+		m.ExpiresAt = m.CreatedAt.Add(MailRetention)
+	}
+	m.Attempts = 0
+	m.CreatedAt, m.NextAt, m.ExpiresAt = m.CreatedAt.UTC(), m.NextAt.UTC(), m.ExpiresAt.UTC()
+	return m
+}
+
+// SortMails sorts claimed mails by ID, the order they were enqueued in.
+func SortMails(list []Mail) {
+	slices.SortFunc(list, func(a, b Mail) int { return cmp.Compare(a.ID, b.ID) })
+}
+
 // A Deletion says what [Store.DeleteAccount] removed.
 type Deletion struct {
 	Keys   int64 // the account's keys, deleted (a deleted key answers 401 invalid_key)
@@ -264,6 +311,7 @@ type PurgeStats struct {
 	Tokens   int64 // expired tokens of every purpose
 	Counters int64 // counters whose window ended (trial slots, mail caps)
 	Sessions int64 // expired account-page sessions
+	Mails    int64 // outbox mails expired unsent
 	// TrialKeys and TrialAccounts are unclaimed trials expired for
 	// TrialRetention or more: their keys were deleted, and their accounts
 	// too, or kept as anonymous records when they have usage rows.
@@ -273,7 +321,7 @@ type PurgeStats struct {
 
 // Total is the number of rows Purge deleted or anonymised.
 func (p PurgeStats) Total() int64 {
-	return p.Tokens + p.Counters + p.Sessions + p.TrialKeys + p.TrialAccounts
+	return p.Tokens + p.Counters + p.Sessions + p.Mails + p.TrialKeys + p.TrialAccounts
 }
 
 // Errors the implementations return; test with errors.Is.
@@ -309,8 +357,8 @@ type Store interface {
 	// included, by ID.
 	ListAccounts(ctx context.Context) ([]Account, error)
 	// DeleteAccount erases an account: it deletes its keys, sessions and
-	// plan requests and every token of the account, its keys or its e-mail
-	// address, and removes the
+	// plan requests, every token of the account, its keys or its e-mail
+	// address, and the outbox's mails to that address, and removes the
 	// account's row, or, when usage rows refer to it, keeps the row without
 	// e-mail and with DeletedAt set to at (see [Account.DeletedAt]). Usage
 	// rows are never deleted. Deleting a deleted account changes nothing.
@@ -424,10 +472,29 @@ type Store interface {
 	// accounts when accountID is 0, by ID.
 	ListPlanRequests(ctx context.Context, accountID int64) ([]PlanRequest, error)
 
+	// EnqueueMail puts a mail in the outbox and returns it with its ID set,
+	// CreatedAt set when zero, NextAt CreatedAt when zero (to be sent at
+	// once) and ExpiresAt CreatedAt+MailRetention when zero. Attempts is
+	// ignored (0).
+	EnqueueMail(ctx context.Context, m Mail) (Mail, error)
+	// ClaimMails takes up to n mails of the outbox due at now (NextAt at
+	// or before now, ExpiresAt after now), oldest NextAt first, for one
+	// attempt each: it adds one to their Attempts and sets their NextAt to
+	// now+lease, and returns them so. Concurrent callers, from any
+	// process, never claim one mail together while its lease runs; a mail
+	// whose sender died is claimed again when its lease ends.
+	ClaimMails(ctx context.Context, now time.Time, lease time.Duration, n int) ([]Mail, error)
+	// RetryMail sets when a claimed mail may be claimed again, after a
+	// failed attempt. An unknown ID is not an error.
+	RetryMail(ctx context.Context, id int64, at time.Time) error
+	// DeleteMail removes a mail from the outbox: sent, or given up. An
+	// unknown ID is not an error.
+	DeleteMail(ctx context.Context, id int64) error
+
 	// Purge deletes what can no longer matter at time now, in transactions
 	// of at most PurgeBatch rows: tokens and sessions expired at now (or
-	// tokens with no expiry), counters whose window ended at or before
-	// now, and unclaimed trial
+	// tokens with no expiry), outbox mails expired at now, counters whose
+	// window ended at or before now, and unclaimed trial
 	// accounts expired for TrialRetention or more, with their keys and
 	// tokens (an account with usage rows is kept as an anonymous record;
 	// one with an unexpired token is left for a later purge). Usage rows

@@ -43,6 +43,11 @@ func (s *Store) DeleteAccount(ctx context.Context, id int64, at time.Time) (stor
 				return err
 			}
 		}
+		if mail != nil {
+			if _, err := tx.Exec(ctx, `DELETE FROM mail_outbox WHERE lower(recipient) = $1`, *mail); err != nil {
+				return err
+			}
+		}
 		if err := tx.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM usage_counts WHERE account_id = $1)`, id).Scan(&d.Kept); err != nil {
 			return err
 		}
@@ -83,6 +88,11 @@ func (s *Store) Purge(ctx context.Context, now time.Time) (store.PurgeStats, err
 		(SELECT hash FROM sessions WHERE expires_at <= $1 LIMIT $2 FOR UPDATE SKIP LOCKED)`, now)
 	if err != nil {
 		return ps, wrap("purge sessions", err)
+	}
+	ps.Mails, err = s.purgeBatches(ctx, `DELETE FROM mail_outbox WHERE id IN
+		(SELECT id FROM mail_outbox WHERE expires_at <= $1 LIMIT $2 FOR UPDATE SKIP LOCKED)`, now)
+	if err != nil {
+		return ps, wrap("purge mails", err)
 	}
 	ps.TrialAccounts, err = store.InBatches(ctx, func(ctx context.Context) (int64, error) {
 		keys, accounts, err := s.purgeTrials(ctx, now)

@@ -167,6 +167,25 @@ CREATE INDEX plan_requests_account_id ON plan_requests (account_id);
 ALTER TABLE usage_counts ADD COLUMN payg_count INTEGER NOT NULL DEFAULT 0;
 ALTER TABLE usage_counts ADD COLUMN other_count INTEGER NOT NULL DEFAULT 0;
 `,
+	// 5: the mail outbox. Requests enqueue mails; a worker claims them (a
+	// lease in next_at: SQLite has one writer at a time), sends, and
+	// deletes them. A new table: the previous release, which sends inside
+	// the request, keeps working (N-1).
+	`
+CREATE TABLE mail_outbox (
+	id         INTEGER PRIMARY KEY AUTOINCREMENT,
+	recipient  TEXT NOT NULL,
+	subject    TEXT NOT NULL,
+	body       TEXT NOT NULL,             -- may hold a live link: kept only until sent
+	attempts   INTEGER NOT NULL DEFAULT 0,
+	created_at INTEGER NOT NULL,
+	next_at    INTEGER NOT NULL,          -- claimable from then (a lease, or the next attempt)
+	expires_at INTEGER NOT NULL
+) STRICT;
+CREATE INDEX mail_outbox_next_at ON mail_outbox (next_at);
+CREATE INDEX mail_outbox_expires_at ON mail_outbox (expires_at);
+CREATE INDEX mail_outbox_recipient ON mail_outbox (recipient);
+`,
 }
 
 // SchemaVersion is the newest schema version this program writes.
@@ -175,7 +194,7 @@ func SchemaVersion() int { return len(migrations) }
 // compatibleFrom[i] is the oldest program schema version that works with
 // schema version i+1 (see [store.CheckSchema]); from version 4 on, a
 // migration keeps the previous release working: compatibleFrom[i] = i.
-var compatibleFrom = []int{1, 2, 3, 3}
+var compatibleFrom = []int{1, 2, 3, 3, 3}
 
 // migrate brings the schema to the newest version, or with apply false
 // only checks that this program can use it (store.ErrSchemaOld,

@@ -43,6 +43,11 @@ func (s *Store) DeleteAccount(ctx context.Context, id int64, at time.Time) (stor
 			return store.Deletion{}, wrap("delete account", err)
 		}
 	}
+	if mail.Valid {
+		if _, err := tx.ExecContext(ctx, `DELETE FROM mail_outbox WHERE lower(recipient) = ?`, mail.String); err != nil {
+			return store.Deletion{}, wrap("delete account: mails", err)
+		}
+	}
 	if err := tx.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM usage_counts WHERE account_id = ?)`, id).Scan(&d.Kept); err != nil {
 		return store.Deletion{}, wrap("delete account: usage", err)
 	}
@@ -96,6 +101,11 @@ func (s *Store) Purge(ctx context.Context, now time.Time) (store.PurgeStats, err
 		(SELECT hash FROM sessions WHERE expires_at <= ? LIMIT ?)`, now.UnixMicro())
 	if err != nil {
 		return ps, wrap("purge sessions", err)
+	}
+	ps.Mails, err = s.purgeBatches(ctx, `DELETE FROM mail_outbox WHERE id IN
+		(SELECT id FROM mail_outbox WHERE expires_at <= ? LIMIT ?)`, now.UnixMicro())
+	if err != nil {
+		return ps, wrap("purge mails", err)
 	}
 	ps.TrialAccounts, err = store.InBatches(ctx, func(ctx context.Context) (int64, error) {
 		keys, accounts, err := s.purgeTrials(ctx, now)
