@@ -368,3 +368,23 @@ func TestPreviousReleaseMetersOnThisSchema(t *testing.T) {
 	assert.Equal(t, store.Usage{AccountID: payg.ID, Plan: store.PlanPayg, Period: period, Count: 5, Payg: 2}, usage[0])
 	assert.Equal(t, int64(5), usage[0].Billed(), "the previous release's 3 are billed at the account's plan, as it would")
 }
+
+// TestContractBehindPgBouncer runs the contract suite in the query modes
+// that work through PgBouncer's transaction pooling, where a prepared
+// statement does not survive from one transaction to the next (README,
+// "Behind PgBouncer"): exec (an unnamed statement per query) and
+// simple_protocol.
+func TestContractBehindPgBouncer(t *testing.T) {
+	for _, mode := range []string{"exec", "simple_protocol"} {
+		t.Run(mode, func(t *testing.T) {
+			storetest.Run(t, func(t *testing.T) storetest.Opener {
+				u, err := url.Parse(freshSchema(t))
+				require.NoError(t, err)
+				q := u.Query()
+				q.Set("default_query_exec_mode", mode)
+				u.RawQuery = q.Encode()
+				return func(ctx context.Context) (store.Store, error) { return postgres.Open(ctx, u.String()) }
+			})
+		})
+	}
+}
