@@ -53,17 +53,6 @@ func checkLive(ctx context.Context, tx pgx.Tx, accountID int64, maxLive int) err
 	return nil
 }
 
-// TouchKey implements [store.Store].
-func (s *Store) TouchKey(ctx context.Context, keyID int64, at time.Time) error {
-	_, err := s.pool.Exec(ctx,
-		`UPDATE api_keys SET last_used_at = $1 WHERE id = $2 AND (last_used_at IS NULL OR last_used_at < $3)`,
-		normTime(at), keyID, normTime(at.Add(-store.KeyTouchInterval)))
-	if err != nil {
-		return wrap("touch key", err)
-	}
-	return nil
-}
-
 // takeToken deletes an unexpired token of a purpose and returns it.
 func takeToken(ctx context.Context, tx pgx.Tx, hash, purpose string, now time.Time) (store.Token, error) {
 	var (

@@ -49,17 +49,6 @@ func checkLive(ctx context.Context, tx *sql.Tx, accountID int64, maxLive int) er
 	return nil
 }
 
-// TouchKey implements [store.Store].
-func (s *Store) TouchKey(ctx context.Context, keyID int64, at time.Time) error {
-	_, err := s.w.ExecContext(ctx,
-		`UPDATE api_keys SET last_used_at = ?1 WHERE id = ?2 AND (last_used_at IS NULL OR last_used_at < ?3)`,
-		micros(at), keyID, at.Add(-store.KeyTouchInterval).UnixMicro())
-	if err != nil {
-		return wrap("touch key", err)
-	}
-	return nil
-}
-
 // takeToken deletes an unexpired token of a purpose and returns it.
 func takeToken(ctx context.Context, tx *sql.Tx, hash, purpose string, now time.Time) (store.Token, error) {
 	var (
