@@ -13,7 +13,7 @@ import (
 )
 
 // dialect is PostgreSQL's part of the shared queries.
-var dialect = sqlstore.Dialect{ForShare: " FOR SHARE", SkipLocked: " FOR UPDATE SKIP LOCKED", Time: "TIMESTAMPTZ"}
+var dialect = sqlstore.Dialect{ForShare: " FOR SHARE", ForUpdate: " FOR UPDATE", SkipLocked: " FOR UPDATE SKIP LOCKED", Time: "TIMESTAMPTZ"}
 
 // pgxQuerier is a pool or a transaction.
 type pgxQuerier interface {
@@ -21,6 +21,7 @@ type pgxQuerier interface {
 	Query(ctx context.Context, sql string, args ...any) (pgx.Rows, error)
 	Exec(ctx context.Context, sql string, args ...any) (pgconn.CommandTag, error)
 	SendBatch(ctx context.Context, b *pgx.Batch) pgx.BatchResults
+	Begin(ctx context.Context) (pgx.Tx, error)
 }
 
 // db is a [sqlstore.DB] on pgx, natively: its statement cache, and a
@@ -59,6 +60,10 @@ func (d db) Batch(ctx context.Context, qs []sqlstore.Query) error {
 	}
 	// Close reads to the end of the pipeline: the commit.
 	return br.Close()
+}
+
+func (d db) Tx(ctx context.Context, fn func(sqlstore.DB) error) error {
+	return pgx.BeginFunc(ctx, d.q, func(tx pgx.Tx) error { return fn(db{tx}) })
 }
 
 func (d db) Wrap(op string, err error) error { return wrap(op, err) }

@@ -3,6 +3,7 @@ package sqlite
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"regexp"
 	"strings"
 	"sync"
@@ -107,7 +108,73 @@ func (d *db) Batch(ctx context.Context, qs []sqlstore.Query) error {
 	return tx.Commit()
 }
 
+// Tx runs fn in one IMMEDIATE transaction on the writer.
+func (d *db) Tx(ctx context.Context, fn func(sqlstore.DB) error) error {
+	tx, err := d.db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	if err := fn(txDB{tx}); err != nil {
+		return err
+	}
+	return tx.Commit()
+}
+
 func (d *db) Wrap(op string, err error) error { return wrap(op, err) }
+
+// rewritten caches rewrite's results.
+var rewritten sync.Map
+
+func rewriteCached(q string) string {
+	if r, ok := rewritten.Load(q); ok {
+		return r.(string)
+	}
+	r := rewrite(q)
+	rewritten.Store(q, r)
+	return r
+}
+
+// txDB is a [sqlstore.DB] in a transaction of the writer. Its statements
+// are not prepared ahead: the transaction holds the writer's one
+// connection, and the developer site's transactions are rare.
+type txDB struct{ tx *sql.Tx }
+
+func (d txDB) QueryRow(ctx context.Context, query string, args ...any) sqlstore.Row {
+	return row{d.tx.QueryRowContext(ctx, rewriteCached(query), liteArgs(args)...)}
+}
+
+func (d txDB) Query(ctx context.Context, query string, args ...any) (sqlstore.Rows, error) {
+	rs, err := d.tx.QueryContext(ctx, rewriteCached(query), liteArgs(args)...)
+	if err != nil {
+		return nil, err
+	}
+	return rows{rs}, nil
+}
+
+func (d txDB) Exec(ctx context.Context, query string, args ...any) (int64, error) {
+	res, err := d.tx.ExecContext(ctx, rewriteCached(query), liteArgs(args)...)
+	if err != nil {
+		return 0, err
+	}
+	return res.RowsAffected()
+}
+
+func (d txDB) Batch(ctx context.Context, qs []sqlstore.Query) error {
+	for i, q := range qs {
+		qs[i].Err = d.QueryRow(ctx, q.SQL, q.Args...).Scan(q.Dest...)
+		if qs[i].Err != nil && !sqlstore.NoRows(qs[i].Err) {
+			return qs[i].Err
+		}
+	}
+	return nil
+}
+
+func (d txDB) Tx(ctx context.Context, fn func(sqlstore.DB) error) error {
+	return errors.New("sqlite: nested transaction")
+}
+
+func (d txDB) Wrap(op string, err error) error { return wrap(op, err) }
 
 // liteArgs converts time arguments to Unix microseconds.
 func liteArgs(args []any) []any {

@@ -23,6 +23,9 @@ type DB interface {
 	// Dest, setting its Err (sql.ErrNoRows when it returned none). It
 	// returns an error, and nothing is kept, when the transaction failed.
 	Batch(ctx context.Context, qs []Query) error
+	// Tx runs fn in one transaction on a DB of it, and commits when fn
+	// returns nil. A DB of a transaction must not start another.
+	Tx(ctx context.Context, fn func(tx DB) error) error
 	// Wrap maps an error to the store's sentinels (store.ErrNotFound for
 	// sql.ErrNoRows and foreign keys, store.ErrExists for unique keys) or
 	// prefixes it with the store's name and op.
@@ -55,6 +58,9 @@ type Dialect struct {
 	// is added to, so that the addition waits for an erasure in progress;
 	// SQLite's single writer needs none ("").
 	ForShare string
+	// ForUpdate locks, in PostgreSQL (" FOR UPDATE"), a row a transaction
+	// decides on; "" in SQLite.
+	ForUpdate string
 	// SkipLocked makes concurrent claims of the outbox take different
 	// rows in PostgreSQL (" FOR UPDATE SKIP LOCKED"); "" in SQLite.
 	SkipLocked string
