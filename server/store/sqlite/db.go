@@ -123,29 +123,18 @@ func (d *db) Tx(ctx context.Context, fn func(sqlstore.DB) error) error {
 
 func (d *db) Wrap(op string, err error) error { return wrap(op, err) }
 
-// rewritten caches rewrite's results.
-var rewritten sync.Map
-
-func rewriteCached(q string) string {
-	if r, ok := rewritten.Load(q); ok {
-		return r.(string)
-	}
-	r := rewrite(q)
-	rewritten.Store(q, r)
-	return r
-}
-
 // txDB is a [sqlstore.DB] in a transaction of the writer. Its statements
-// are not prepared ahead: the transaction holds the writer's one
-// connection, and the developer site's transactions are rare.
+// are neither prepared ahead nor cached: the transaction holds the
+// writer's one connection, the developer site's transactions are rare,
+// and a purge's lists of IDs would fill a cache.
 type txDB struct{ tx *sql.Tx }
 
 func (d txDB) QueryRow(ctx context.Context, query string, args ...any) sqlstore.Row {
-	return row{d.tx.QueryRowContext(ctx, rewriteCached(query), liteArgs(args)...)}
+	return row{d.tx.QueryRowContext(ctx, rewrite(query), liteArgs(args)...)}
 }
 
 func (d txDB) Query(ctx context.Context, query string, args ...any) (sqlstore.Rows, error) {
-	rs, err := d.tx.QueryContext(ctx, rewriteCached(query), liteArgs(args)...)
+	rs, err := d.tx.QueryContext(ctx, rewrite(query), liteArgs(args)...)
 	if err != nil {
 		return nil, err
 	}
@@ -153,7 +142,7 @@ func (d txDB) Query(ctx context.Context, query string, args ...any) (sqlstore.Ro
 }
 
 func (d txDB) Exec(ctx context.Context, query string, args ...any) (int64, error) {
-	res, err := d.tx.ExecContext(ctx, rewriteCached(query), liteArgs(args)...)
+	res, err := d.tx.ExecContext(ctx, rewrite(query), liteArgs(args)...)
 	if err != nil {
 		return 0, err
 	}
