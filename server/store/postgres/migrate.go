@@ -7,7 +7,7 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 
-	"github.com/textanalysis/go-textanalysis/server/store"
+	"github.com/textanalysis/go-textanalysis/server/store/sqlstore"
 )
 
 // migrations are the schema's versions in order: migrations[i] takes the
@@ -201,30 +201,16 @@ func runMigrations(ctx context.Context, pool *pgxpool.Pool, apply bool) (version
 	)`, pgx.QueryExecModeSimpleProtocol); err != nil {
 		return version, fmt.Errorf("postgres: migrate: %w", err)
 	}
-	if err := tx.QueryRow(ctx, `SELECT COALESCE(MAX(version), 0) FROM schema_version`).Scan(&version); err != nil {
-		return version, fmt.Errorf("postgres: migrate: %w", err)
-	}
-	var compat int
-	if err := tx.QueryRow(ctx, `SELECT COALESCE(MAX(compatible_from), 0) FROM schema_compat WHERE version = $1`, version).Scan(&compat); err != nil {
-		return version, fmt.Errorf("postgres: migrate: %w", err)
-	}
-	if err := store.CheckSchema(version, compat, len(migrations), apply); err != nil {
-		return version, fmt.Errorf("postgres: %w", err)
-	}
-	if !apply || version >= len(migrations) {
-		return version, nil // nothing to write; the deferred rollback ends it
-	}
-	for v := version; v < len(migrations); v++ {
-		// The simple protocol runs a script of several statements.
-		if _, err := tx.Exec(ctx, migrations[v], pgx.QueryExecModeSimpleProtocol); err != nil {
-			return version, fmt.Errorf("postgres: migrate to version %d: %w", v+1, err)
-		}
-		if _, err := tx.Exec(ctx, `INSERT INTO schema_version (version) VALUES ($1)`, v+1); err != nil {
-			return version, fmt.Errorf("postgres: migrate to version %d: %w", v+1, err)
-		}
-		if _, err := tx.Exec(ctx, `INSERT INTO schema_compat (version, compatible_from) VALUES ($1, $2)`, v+1, compatibleFrom[v]); err != nil {
-			return version, fmt.Errorf("postgres: migrate to version %d: %w", v+1, err)
-		}
+	version, wrote, err := sqlstore.Migrate(ctx, db{tx}, sqlstore.Schema{
+		Migrations: migrations, CompatibleFrom: compatibleFrom,
+		Script: func(ctx context.Context, script string) error {
+			// The simple protocol runs a script of several statements.
+			_, err := tx.Exec(ctx, script, pgx.QueryExecModeSimpleProtocol)
+			return err
+		},
+	}, apply)
+	if err != nil || !wrote {
+		return version, err // the deferred rollback ends the transaction
 	}
 	if err := tx.Commit(ctx); err != nil {
 		return version, fmt.Errorf("postgres: migrate: %w", err)

@@ -5,9 +5,8 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"time"
 
-	"github.com/textanalysis/go-textanalysis/server/store"
+	"github.com/textanalysis/go-textanalysis/server/store/sqlstore"
 )
 
 // migrations are the schema's versions in order: migrations[i] takes the
@@ -241,31 +240,15 @@ func runMigrations(ctx context.Context, db *sql.DB, apply bool) (version int, er
 	) STRICT`); err != nil {
 		return version, fmt.Errorf("sqlite: migrate: %w", err)
 	}
-	if err := tx.QueryRowContext(ctx, `SELECT COALESCE(MAX(version), 0) FROM schema_version`).Scan(&version); err != nil {
-		return version, fmt.Errorf("sqlite: migrate: %w", err)
-	}
-	var compat int
-	if err := tx.QueryRowContext(ctx, `SELECT COALESCE(MAX(compatible_from), 0) FROM schema_compat WHERE version = ?`, version).Scan(&compat); err != nil {
-		return version, fmt.Errorf("sqlite: migrate: %w", err)
-	}
-	if err := store.CheckSchema(version, compat, len(migrations), apply); err != nil {
-		return version, fmt.Errorf("sqlite: %w", err)
-	}
-	if !apply || version >= len(migrations) {
-		return version, nil // nothing to write; the deferred rollback ends it
-	}
-	for v := version; v < len(migrations); v++ {
-		if _, err := tx.ExecContext(ctx, migrations[v]); err != nil {
-			return version, fmt.Errorf("sqlite: migrate to version %d: %w", v+1, err)
-		}
-		if _, err := tx.ExecContext(ctx, `INSERT INTO schema_version (version, applied_at) VALUES (?, ?)`,
-			v+1, time.Now().UnixMicro()); err != nil {
-			return version, fmt.Errorf("sqlite: migrate to version %d: %w", v+1, err)
-		}
-		if _, err := tx.ExecContext(ctx, `INSERT INTO schema_compat (version, compatible_from) VALUES (?, ?)`,
-			v+1, compatibleFrom[v]); err != nil {
-			return version, fmt.Errorf("sqlite: migrate to version %d: %w", v+1, err)
-		}
+	version, wrote, err := sqlstore.Migrate(ctx, txDB{tx}, sqlstore.Schema{
+		Migrations: migrations, CompatibleFrom: compatibleFrom,
+		Script: func(ctx context.Context, script string) error {
+			_, err := tx.ExecContext(ctx, script)
+			return err
+		},
+	}, apply)
+	if err != nil || !wrote {
+		return version, err // the deferred rollback ends the transaction
 	}
 	rows, err := tx.QueryContext(ctx, `PRAGMA foreign_key_check`)
 	if err != nil {
