@@ -225,7 +225,9 @@ in the working directory unless TEXTANALYSIS_DATABASE_URL names another SQLite f
 or a PostgreSQL database (postgres://...), which many server processes can share.
 E-mail goes over SMTP when TEXTANALYSIS_SMTP_URL is set
 (smtp://user:pass@host:587?from=address), to files with --mail-dir (development),
-else to the log with keys and link tokens redacted.
+else to the log with keys and link tokens redacted. Requests put their mails in
+the store's outbox; a worker in each server process sends them, retries failures
+with a backoff (8 attempts over about 20 minutes) and logs those it gives up.
 Operator endpoints (/metrics, /healthz, /readyz) are served on --admin-addr,
 127.0.0.1:9090 by default, and not on the public address; give each server
 process on one machine its own admin address, or off.
@@ -358,7 +360,21 @@ Examples:
 					cfg.Mail = m
 				case dir != "":
 					cfg.Mail = mail.Dir{Path: dir}
+				default:
+					cfg.Mail = mail.Log{Logger: logger.With("component", "developer")}
 				}
+				// Requests only enqueue their mails in the store's outbox;
+				// this worker (one per process, sharing the outbox with the
+				// others) sends and retries them, until the store closes.
+				worker := &mail.Worker{Queue: st, Sender: cfg.Mail, Logger: logger.With("job", "mail")}
+				cfg.Mail = worker.Outbox(0)
+				mailCtx, stopMail := context.WithCancel(c.Context)
+				mailed := make(chan struct{})
+				go func() {
+					defer close(mailed)
+					worker.Run(mailCtx)
+				}()
+				defer func() { stopMail(); <-mailed }()
 			}
 			srv, err := server.New(cfg, an)
 			if err != nil {

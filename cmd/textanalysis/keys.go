@@ -462,8 +462,11 @@ func usageCommand() *cli.Command {
 	return &cli.Command{
 		Name:  "usage",
 		Usage: "requests per account for a month, with the Pay as you go amount, as CSV or JSON",
-		Description: `Counts come from the store the server uses. Pay as you go costs 0.10 USD per
-1,000 requests (0.0001 USD a request); the month's amount is rounded to the cent.
+		Description: `Counts come from the store the server uses. requests is the month's requests
+on any plan; payg_requests those made while the account was on Pay as you go,
+the only ones charged: 0.10 USD per 1,000 requests (0.0001 USD a request), the
+month's amount rounded to the cent. An account moved from Free to Pay as you go
+mid-month pays for the requests after the move only; plan is the plan now.
 Rows are ordered by account ID; an account erased with "keys delete-account" has
 no e-mail and its erased_at set.
 
@@ -501,9 +504,10 @@ Examples:
 				return writeJSONTo(c.App.Writer, lines)
 			}
 			w := csv.NewWriter(c.App.Writer)
-			_ = w.Write([]string{"month", "account_id", "email", "plan", "requests", "amount_usd", "erased_at"})
+			_ = w.Write([]string{"month", "account_id", "email", "plan", "requests", "payg_requests", "amount_usd", "erased_at"})
 			for _, l := range lines {
-				_ = w.Write([]string{l.Month, strconv.FormatInt(l.AccountID, 10), l.Email, l.Plan, strconv.FormatInt(l.Requests, 10), strconv.FormatFloat(l.AmountUSD, 'f', 2, 64), l.ErasedAt})
+				_ = w.Write([]string{l.Month, strconv.FormatInt(l.AccountID, 10), l.Email, l.Plan, strconv.FormatInt(l.Requests, 10),
+					strconv.FormatInt(l.PaygRequests, 10), strconv.FormatFloat(l.AmountUSD, 'f', 2, 64), l.ErasedAt})
 			}
 			w.Flush()
 			return w.Error()

@@ -65,7 +65,7 @@ func TestKeysDeleteAccount(t *testing.T) {
 		assert.Contains(t, list, "stays@example.com")
 		csv := runCLI(t, env, "usage")
 		assert.NotContains(t, csv, "gone@example.com")
-		assert.Contains(t, csv, fmt.Sprintf("%s,%d,,payg,2,0.00,%s", time.Now().UTC().Format("2006-01"), created.AccountID, time.Now().UTC().Format("2006-01-")))
+		assert.Contains(t, csv, fmt.Sprintf("%s,%d,,payg,2,2,0.00,%s", time.Now().UTC().Format("2006-01"), created.AccountID, time.Now().UTC().Format("2006-01-")))
 	})
 
 	t.Run("again, by ID", func(t *testing.T) {

@@ -276,8 +276,8 @@ func TestKeysAndUsageCommands(t *testing.T) {
 
 	csv := runCLI(t, env, "usage")
 	month := time.Now().UTC().Format("2006-01")
-	assert.Contains(t, csv, "month,account_id,email,plan,requests,amount_usd,erased_at\n")
-	assert.Contains(t, csv, fmt.Sprintf("%s,%d,ops@example.com,payg,3,0.00,\n", month, created.AccountID))
+	assert.Contains(t, csv, "month,account_id,email,plan,requests,payg_requests,amount_usd,erased_at\n")
+	assert.Contains(t, csv, fmt.Sprintf("%s,%d,ops@example.com,payg,3,3,0.00,\n", month, created.AccountID))
 	js := runCLI(t, env, "usage", "--format", "json")
 	assert.Contains(t, js, `"requests": 3`)
 

@@ -259,8 +259,46 @@ func TestPaygCapAndInvoice(t *testing.T) {
 	lines, err := g.Invoice(ctx, g.now())
 	require.NoError(t, err)
 	require.Len(t, lines, 2)
-	assert.Equal(t, InvoiceLine{Month: "2026-03", AccountID: k.Account.ID, Email: "p@example.com", Plan: "payg", Requests: 3, AmountUSD: 0}, lines[0])
+	assert.Equal(t, InvoiceLine{Month: "2026-03", AccountID: k.Account.ID, Email: "p@example.com", Plan: "payg", Requests: 3, PaygRequests: 3, AmountUSD: 0}, lines[0])
 	assert.Equal(t, int64(1), lines[1].Requests)
+	assert.Equal(t, int64(0), lines[1].PaygRequests)
+}
+
+// TestInvoiceBillsOnlyPaygRequests: a month begun on Free and moved to Pay
+// as you go is billed for the requests made after the move only (issue
+// 13), and one moved back is still billed for them.
+func TestInvoiceBillsOnlyPaygRequests(t *testing.T) {
+	g, clk := newGate(t, Config{})
+	ctx := context.Background()
+	k := account(t, g, store.Account{Plan: store.PlanFree, Email: "f@example.com"})
+	admit := func(n int) {
+		for range n {
+			d, err := g.Admit(ctx, k.Secret)
+			require.NoError(t, err)
+			require.False(t, d.Refused(), d.Detail)
+		}
+	}
+	setPlan := func(p store.Plan) {
+		a, err := g.Store().Account(ctx, k.Account.ID)
+		require.NoError(t, err)
+		a.Plan = p
+		require.NoError(t, g.Store().UpdateAccount(ctx, a))
+		clk.add(2 * DefaultKeyCacheTTL) // past the key cache
+	}
+	admit(999)
+	setPlan(store.PlanPayg)
+	admit(2)
+
+	lines, err := g.Invoice(ctx, g.now())
+	require.NoError(t, err)
+	require.Len(t, lines, 1)
+	assert.Equal(t, InvoiceLine{Month: "2026-03", AccountID: k.Account.ID, Email: "f@example.com", Plan: "payg", Requests: 1001, PaygRequests: 2, AmountUSD: 0}, lines[0],
+		"1,001 requests at 0.0001 USD would be 0.10 USD")
+
+	setPlan(store.PlanFree)
+	lines, err = g.Invoice(ctx, g.now())
+	require.NoError(t, err)
+	assert.Equal(t, int64(2), lines[0].PaygRequests, "moving back to Free keeps the Pay as you go requests billed")
 }
 
 func TestInvoiceRoundsToTheCent(t *testing.T) {

@@ -267,17 +267,22 @@ func randomToken() string {
 
 // An InvoiceLine is one account's usage in one month.
 type InvoiceLine struct {
-	Month     string  `json:"month"` // YYYY-MM
-	AccountID int64   `json:"account_id"`
-	Email     string  `json:"email"`
-	Plan      string  `json:"plan"`
-	Requests  int64   `json:"requests"`
-	AmountUSD float64 `json:"amount_usd"` // Pay as you go only, rounded to the cent
+	Month     string `json:"month"` // YYYY-MM
+	AccountID int64  `json:"account_id"`
+	Email     string `json:"email"`
+	Plan      string `json:"plan"`     // the account's plan now
+	Requests  int64  `json:"requests"` // on any plan
+	// PaygRequests is the requests made while the account was on Pay as
+	// you go: the ones charged (see [store.Usage.Billed]).
+	PaygRequests int64   `json:"payg_requests"`
+	AmountUSD    float64 `json:"amount_usd"` // PaygRequests' price, rounded to the cent
 }
 
 // Invoice lists every account's usage in the calendar month of month.
-// Only Pay as you go is charged: 0.0001 USD a request, the month's total
-// rounded to the cent.
+// Only the requests made on Pay as you go are charged, whatever the
+// account's plan is now: 0.0001 USD a request, the month's total rounded
+// to the cent. 999 requests on Free and 2 after a move to Pay as you go
+// are 1,001 requests, 2 of them charged.
 func (g *Gate) Invoice(ctx context.Context, month time.Time) ([]InvoiceLine, error) {
 	start, end := MonthStart(month), NextMonth(month)
 	rows, err := g.st.UsageSince(ctx, start)
@@ -297,13 +302,12 @@ func (g *Gate) Invoice(ctx context.Context, month time.Time) ([]InvoiceLine, err
 			order = append(order, u.AccountID)
 		}
 		line.Requests += u.Count
+		line.PaygRequests += u.Billed()
 	}
 	out := make([]InvoiceLine, 0, len(order))
 	for _, id := range order {
 		line := byAccount[id]
-		if line.Plan == string(store.PlanPayg) {
-			line.AmountUSD = math.Round(float64(line.Requests)*PricePerRequestUSD*100) / 100
-		}
+		line.AmountUSD = math.Round(float64(line.PaygRequests)*PricePerRequestUSD*100) / 100
 		out = append(out, *line)
 	}
 	return out, nil

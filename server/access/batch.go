@@ -74,10 +74,11 @@ func newMeter(st store.Store, wait time.Duration) *meter {
 	return &meter{st: st, wait: wait}
 }
 
-// enqueue asks to count one request of an account's period, up to limit;
-// the ticket's wait says what became of it.
-func (m *meter) enqueue(ctx context.Context, accountID int64, period time.Time, limit int64) *ticket {
-	t := &ticket{ctx: ctx, take: store.Take{AccountID: accountID, Period: period, N: 1, Limit: limit}, done: make(chan struct{})}
+// enqueue asks to count one request of an account's period, up to limit,
+// admitted on plan (billing counts Pay as you go apart); the ticket's wait
+// says what became of it.
+func (m *meter) enqueue(ctx context.Context, accountID int64, period time.Time, limit int64, plan store.Plan) *ticket {
+	t := &ticket{ctx: ctx, take: store.Take{AccountID: accountID, Period: period, N: 1, Limit: limit, Plan: plan}, done: make(chan struct{})}
 	m.mu.Lock()
 	m.queue = append(m.queue, t)
 	if m.full != nil && len(m.queue) >= m.target {
@@ -172,10 +173,11 @@ type groupKey struct {
 	account int64
 	period  time.Time
 	limit   int64
+	plan    store.Plan
 }
 
 // commit counts a batch in one transaction and answers its tickets. The
-// tickets of one account, period and limit become one take of N; the
+// tickets of one account, period, limit and plan become one take of N; the
 // first Granted of them, in arrival order, are admitted.
 func (m *meter) commit(batch []*ticket) {
 	var (
@@ -190,12 +192,12 @@ func (m *meter) commit(batch []*ticket) {
 			close(t.done)
 			continue
 		}
-		k := groupKey{t.take.AccountID, t.take.Period.UTC(), t.take.Limit}
+		k := groupKey{t.take.AccountID, t.take.Period.UTC(), t.take.Limit, t.take.Plan}
 		i, ok := index[k]
 		if !ok {
 			i = len(takes)
 			index[k] = i
-			takes = append(takes, store.Take{AccountID: k.account, Period: k.period, Limit: k.limit})
+			takes = append(takes, store.Take{AccountID: k.account, Period: k.period, Limit: k.limit, Plan: k.plan})
 			groups = append(groups, nil)
 		}
 		takes[i].N++

@@ -267,7 +267,7 @@ func (g *Gate) Begin(ctx context.Context, key string) (*Admission, error) {
 		return adm, nil
 	}
 	g.touch(ctx, e)
-	adm.t = g.meter.enqueue(ctx, d.Account.ID, w.start, w.allowance)
+	adm.t = g.meter.enqueue(ctx, d.Account.ID, w.start, w.allowance, d.Account.Plan)
 	if g.usedUp(d.Account.ID, w.start, w.allowance) {
 		// Most likely a refusal: decide it before any work is done.
 		adm.Wait()

@@ -39,7 +39,7 @@ var pages = template.Must(template.New("").Funcs(template.FuncMap{
 // Config configures the site.
 type Config struct {
 	Gate *access.Gate // required
-	Mail mail.Sender  // nil means mail.Log with Logger
+	Mail mail.Sender  // nil means mail.Log with Logger; serve gives an outbox ([mail.Worker.Outbox])
 	// BaseURL is the API's public address, SiteURL the developer site's,
 	// MCPURL the MCP endpoint's; they appear in answers and e-mails.
 	// SiteURL's path is the session cookie's path, and an https SiteURL

@@ -62,15 +62,19 @@ const siteURL = "https://dev.example.com"
 
 type site struct {
 	*httptest.Server
-	gate  *access.Gate
-	st    store.Store
-	inbox *inbox
+	gate   *access.Gate
+	st     store.Store
+	inbox  *inbox
+	worker *mail.Worker // with options.outbox
 }
 
 type options struct {
 	proxies  []netip.Prefix
 	gate     access.Config
 	operator string
+	// outbox puts mails in the store's outbox, as serve does; the test
+	// runs the worker (site.worker) to deliver them to the inbox.
+	outbox bool
 }
 
 func newSite(t *testing.T, opt options) *site {
@@ -83,14 +87,46 @@ func newSite(t *testing.T, opt options) *site {
 	gate, err := access.New(context.Background(), cfg)
 	require.NoError(t, err)
 	box := &inbox{}
+	var sender mail.Sender = box
+	var worker *mail.Worker
+	if opt.outbox {
+		worker = &mail.Worker{Queue: st, Sender: box}
+		sender = worker.Outbox(0)
+	}
 	s, err := developer.New(developer.Config{
-		Gate: gate, Mail: box, BaseURL: "https://api.example.com", SiteURL: siteURL, MCPURL: "https://api.example.com/mcp",
+		Gate: gate, Mail: sender, BaseURL: "https://api.example.com", SiteURL: siteURL, MCPURL: "https://api.example.com/mcp",
 		OpenAPI: []byte(`{"openapi":"3.0.2"}`), TrustedProxies: opt.proxies, OperatorEmail: opt.operator,
 	})
 	require.NoError(t, err)
 	ts := httptest.NewServer(s)
 	t.Cleanup(ts.Close)
-	return &site{Server: ts, gate: gate, st: st, inbox: box}
+	return &site{Server: ts, gate: gate, st: st, inbox: box, worker: worker}
+}
+
+// TestMailGoesThroughTheOutbox: with an outbox, as serve runs it, a
+// sign-up's request only enqueues the mail and says it is on its way; the
+// worker sends it; the caps per address are still applied when a request
+// enqueues.
+func TestMailGoesThroughTheOutbox(t *testing.T) {
+	s := newSite(t, options{outbox: true})
+	a := post(t, s.URL+"/signup", url.Values{"email": {"ada@example.com"}})
+	require.Equal(t, http.StatusOK, a.status)
+	assert.Contains(t, a.body, "We are sending a message to <strong>ada@example.com</strong>")
+	assert.Empty(t, s.inbox.all(), "not sent inside the request")
+
+	n, err := s.worker.RunOnce(t.Context())
+	require.NoError(t, err)
+	assert.Equal(t, 1, n)
+	m := s.inbox.last(t, "ada@example.com")
+	assert.Contains(t, linkIn(t, m), "/signup/confirm?token=")
+
+	for range access.DefaultMailsPerAddressDay + 2 {
+		post(t, s.URL+"/signup", url.Values{"email": {"ada@example.com"}})
+	}
+	n, err = s.worker.RunOnce(t.Context())
+	require.NoError(t, err)
+	assert.Equal(t, access.DefaultMailsPerAddressDay-1, n, "the cap per address holds at enqueue")
+	assert.Len(t, s.inbox.all(), access.DefaultMailsPerAddressDay)
 }
 
 // local turns a link of the public site into one of the test server.

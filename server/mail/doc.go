@@ -1,9 +1,18 @@
 // Package mail sends the developer site's e-mails: over SMTP when a server
-// is configured ([SMTP]), else into the log ([Log]), with API keys
-// redacted there, because keys never go to a log.
+// is configured ([SMTP]), into files for development ([Dir]), else into
+// the log ([Log]), with API keys and link tokens redacted there, because
+// secrets never go to a log.
 //
-// Both are safe for concurrent use.
+// Requests don't send: they enqueue into a durable outbox, a table of the
+// store ([Worker.Outbox]), and a [Worker] in each server process claims
+// the due mails (one worker per mail at a time, across processes), sends
+// them, retries failures with a growing backoff, and gives up after
+// [DefaultMaxAttempts] with a log line that holds no address or link. A
+// mail leaves the outbox when sent or given up, or when it expires.
 //
-//	m, err := mail.NewSMTP("smtp://user:pass@smtp.example.com:587?from=api@example.com")
-//	err = m.Send(ctx, mail.Message{To: "ada@example.com", Subject: "Your key", Body: "..."})
+// All are safe for concurrent use.
+//
+//	w := &mail.Worker{Queue: st, Sender: smtpSender, Logger: logger}
+//	go w.Run(ctx)
+//	err := w.Outbox(0).Send(ctx, mail.Message{To: "ada@example.com", Subject: "Your key", Body: "..."})
 package mail

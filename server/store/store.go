@@ -84,12 +84,18 @@ const KeyTouchInterval = time.Minute
 func (k Key) Revoked() bool { return !k.RevokedAt.IsZero() }
 
 // A Take asks [Store.ConsumeBatch] to count N requests against an
-// account's period, of which at most Limit may be counted in all.
+// account's period, of which at most Limit may be counted in all. Plan is
+// the plan the requests were admitted on: the period's one count is the
+// allowance, whatever the plan, and the requests counted on Pay as you go
+// are also counted apart ([Usage.Payg]) so that only they are billed. An
+// empty Plan counts them as of no plan, as a release before per-plan
+// counts did ([Usage.Unattributed]).
 type Take struct {
 	AccountID int64
 	Period    time.Time
 	N         int64
 	Limit     int64
+	Plan      Plan
 }
 
 // A Taken is what [Store.ConsumeBatch] did with one [Take]: Granted of its
@@ -120,9 +126,30 @@ func TakeOrder(takes []Take) []int {
 type Usage struct {
 	AccountID int64
 	Email     string
-	Plan      Plan
+	Plan      Plan      // the account's plan now
 	Period    time.Time // start of the period (UTC)
-	Count     int64
+	// Count is every request of the period, on any plan: the allowance.
+	Count int64
+	// Payg is the requests of Count admitted while the account was on Pay
+	// as you go, Other those admitted on another plan (trial, free,
+	// sandbox). Count − Payg − Other, [Usage.Unattributed], were counted
+	// without a plan: before the schema kept per-plan counts, or by the
+	// previous release during a rolling deploy or after a rollback.
+	Payg  int64
+	Other int64
+}
+
+// Unattributed is the requests of the period counted without a plan.
+func (u Usage) Unattributed() int64 { return max(0, u.Count-u.Payg-u.Other) }
+
+// Billed is the requests of the period charged as Pay as you go: those
+// admitted on it, and those counted without a plan when the account is on
+// it now (the best that is known of them).
+func (u Usage) Billed() int64 {
+	if u.Plan == PlanPayg {
+		return u.Payg + u.Unattributed()
+	}
+	return u.Payg
 }
 
 // A Token backs a link sent to a person: the confirmation of a claim or a
@@ -190,6 +217,53 @@ type PlanRequest struct {
 	CreatedAt  time.Time
 }
 
+// A Mail is an e-mail in the outbox: the developer site's requests
+// enqueue it ([Store.EnqueueMail]) and a worker sends it, on any instance
+// ([Store.ClaimMails]). Its body may hold a link with a live token, so a
+// row lives only until the mail is sent, given up, or expires.
+type Mail struct {
+	ID      int64
+	To      string
+	Subject string
+	Body    string
+	// Attempts is how many times the mail was claimed to be sent.
+	Attempts  int
+	CreatedAt time.Time
+	// NextAt is when the mail may be claimed: at once when enqueued, then
+	// the end of a claim's lease, or the time of the next attempt.
+	NextAt time.Time
+	// ExpiresAt is when the mail is no use any more (its link expired):
+	// it is not claimed from then, and Purge deletes it.
+	ExpiresAt time.Time
+}
+
+// MailRetention is how long a mail stays in the outbox when it is given no
+// expiry: a day, the longest a link in it works.
+const MailRetention = 24 * time.Hour
+
+// NewMail returns m as [Store.EnqueueMail] stores it: CreatedAt now when
+// zero, NextAt CreatedAt when zero, ExpiresAt CreatedAt+MailRetention when
+// zero, Attempts 0, all in UTC.
+func NewMail(m Mail) Mail {
+	if m.CreatedAt.IsZero() {
+		m.CreatedAt = time.Now()
+	}
+	if m.NextAt.IsZero() {
+		m.NextAt = m.CreatedAt
+	}
+	if m.ExpiresAt.IsZero() {
+		m.ExpiresAt = m.CreatedAt.Add(MailRetention)
+	}
+	m.Attempts = 0
+	m.CreatedAt, m.NextAt, m.ExpiresAt = m.CreatedAt.UTC(), m.NextAt.UTC(), m.ExpiresAt.UTC()
+	return m
+}
+
+// SortMails sorts claimed mails by ID, the order they were enqueued in.
+func SortMails(list []Mail) {
+	slices.SortFunc(list, func(a, b Mail) int { return cmp.Compare(a.ID, b.ID) })
+}
+
 // A Deletion says what [Store.DeleteAccount] removed.
 type Deletion struct {
 	Keys   int64 // the account's keys, deleted (a deleted key answers 401 invalid_key)
@@ -237,6 +311,7 @@ type PurgeStats struct {
 	Tokens   int64 // expired tokens of every purpose
 	Counters int64 // counters whose window ended (trial slots, mail caps)
 	Sessions int64 // expired account-page sessions
+	Mails    int64 // outbox mails expired unsent
 	// TrialKeys and TrialAccounts are unclaimed trials expired for
 	// TrialRetention or more: their keys were deleted, and their accounts
 	// too, or kept as anonymous records when they have usage rows.
@@ -246,7 +321,7 @@ type PurgeStats struct {
 
 // Total is the number of rows Purge deleted or anonymised.
 func (p PurgeStats) Total() int64 {
-	return p.Tokens + p.Counters + p.Sessions + p.TrialKeys + p.TrialAccounts
+	return p.Tokens + p.Counters + p.Sessions + p.Mails + p.TrialKeys + p.TrialAccounts
 }
 
 // Errors the implementations return; test with errors.Is.
@@ -282,8 +357,8 @@ type Store interface {
 	// included, by ID.
 	ListAccounts(ctx context.Context) ([]Account, error)
 	// DeleteAccount erases an account: it deletes its keys, sessions and
-	// plan requests and every token of the account, its keys or its e-mail
-	// address, and removes the
+	// plan requests, every token of the account, its keys or its e-mail
+	// address, and the outbox's mails to that address, and removes the
 	// account's row, or, when usage rows refer to it, keeps the row without
 	// e-mail and with DeletedAt set to at (see [Account.DeletedAt]). Usage
 	// rows are never deleted. Deleting a deleted account changes nothing.
@@ -323,7 +398,9 @@ type Store interface {
 
 	// Consume counts one request against an account's period, atomically:
 	// when the count is below limit it is incremented and (new count, true)
-	// returned; otherwise (current count, false) and nothing changes.
+	// returned; otherwise (current count, false) and nothing changes. The
+	// request is counted without a plan (see [Take.Plan]); the server
+	// counts with ConsumeBatch.
 	Consume(ctx context.Context, accountID int64, period time.Time, limit int64) (int64, bool, error)
 	// ConsumeBatch counts several takes (see [Take]) in one transaction:
 	// when it returns without error every Granted count is durable, and
@@ -336,7 +413,8 @@ type Store interface {
 	// Used returns the count of an account's period (0 when none).
 	Used(ctx context.Context, accountID int64, period time.Time) (int64, error)
 	// UsageSince returns every account's counts for periods starting at or
-	// after since, by period then account.
+	// after since, with the per-plan counts (see [Usage]), by period then
+	// account.
 	UsageSince(ctx context.Context, since time.Time) ([]Usage, error)
 
 	// TakeSlot counts one event on a counter (its purpose, subject and
@@ -394,10 +472,29 @@ type Store interface {
 	// accounts when accountID is 0, by ID.
 	ListPlanRequests(ctx context.Context, accountID int64) ([]PlanRequest, error)
 
+	// EnqueueMail puts a mail in the outbox and returns it with its ID set,
+	// CreatedAt set when zero, NextAt CreatedAt when zero (to be sent at
+	// once) and ExpiresAt CreatedAt+MailRetention when zero. Attempts is
+	// ignored (0).
+	EnqueueMail(ctx context.Context, m Mail) (Mail, error)
+	// ClaimMails takes up to n mails of the outbox due at now (NextAt at
+	// or before now, ExpiresAt after now), oldest NextAt first, for one
+	// attempt each: it adds one to their Attempts and sets their NextAt to
+	// now+lease, and returns them so. Concurrent callers, from any
+	// process, never claim one mail together while its lease runs; a mail
+	// whose sender died is claimed again when its lease ends.
+	ClaimMails(ctx context.Context, now time.Time, lease time.Duration, n int) ([]Mail, error)
+	// RetryMail sets when a claimed mail may be claimed again, after a
+	// failed attempt. An unknown ID is not an error.
+	RetryMail(ctx context.Context, id int64, at time.Time) error
+	// DeleteMail removes a mail from the outbox: sent, or given up. An
+	// unknown ID is not an error.
+	DeleteMail(ctx context.Context, id int64) error
+
 	// Purge deletes what can no longer matter at time now, in transactions
 	// of at most PurgeBatch rows: tokens and sessions expired at now (or
-	// tokens with no expiry), counters whose window ended at or before
-	// now, and unclaimed trial
+	// tokens with no expiry), outbox mails expired at now, counters whose
+	// window ended at or before now, and unclaimed trial
 	// accounts expired for TrialRetention or more, with their keys and
 	// tokens (an account with usage rows is kept as an anonymous record;
 	// one with an unexpired token is left for a later purge). Usage rows

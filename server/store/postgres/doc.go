@@ -26,6 +26,12 @@
 // rows stay in the table files as dead row versions until (auto)vacuum
 // reclaims them, and in backups taken before.
 //
+// The queries and their logic are store/sqlstore's, shared with the
+// SQLite store; this package supplies PostgreSQL's part: pgx natively
+// (its statement cache; a multi-take ConsumeBatch as one pipeline, one
+// round trip), row locks (FOR UPDATE, FOR SHARE, SKIP LOCKED) and the
+// migrations.
+//
 //	st, err := postgres.Open(ctx, "postgres://textanalysis@db.internal/textanalysis")
 //	if err != nil {
 //		return err

@@ -307,3 +307,84 @@ func TestSchemaCompat(t *testing.T) {
 		Version: postgres.SchemaVersion(),
 	})
 }
+
+// TestPreviousReleaseMetersOnThisSchema runs the metering statements of
+// the release before per-plan counts (schema 3), word for word, on this
+// release's schema, as the previous binary does during a rolling deploy
+// or after a rollback (N-1): they work, and their counts, like the rows
+// from before the migration, are billed at the account's plan.
+func TestPreviousReleaseMetersOnThisSchema(t *testing.T) {
+	u := freshSchema(t)
+	ctx := t.Context()
+	st, err := postgres.Open(ctx, u)
+	require.NoError(t, err)
+	defer st.Close()
+	payg, err := st.CreateAccount(ctx, store.Account{Plan: store.PlanPayg})
+	require.NoError(t, err)
+	period := time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC)
+
+	old, err := pgxpool.New(ctx, u)
+	require.NoError(t, err)
+	defer old.Close()
+	var n int64
+	for _, q := range []struct {
+		sql  string
+		args []any
+	}{
+		// Consume.
+		{`INSERT INTO usage_counts AS u (account_id, period, count) VALUES ($1, $2, 1)
+		ON CONFLICT (account_id, period) DO UPDATE SET count = u.count + 1 WHERE u.count < $3
+		RETURNING u.count`, []any{payg.ID, period, 100}},
+		// ConsumeBatch, one take that fits.
+		{`INSERT INTO usage_counts AS u (account_id, period, count)
+		SELECT id, $2, $3::bigint FROM accounts WHERE id = $1 AND $3::bigint <= $4::bigint
+		ON CONFLICT (account_id, period) DO UPDATE SET count = u.count + $3::bigint WHERE u.count + $3::bigint <= $4::bigint
+		RETURNING u.count`, []any{payg.ID, period, 1, 100}},
+		// ConsumeBatch, several takes.
+		{`INSERT INTO usage_counts AS u (account_id, period, count)
+		SELECT id, $2, 0 FROM accounts WHERE id = $1
+		ON CONFLICT (account_id, period) DO UPDATE SET count = u.count
+		RETURNING u.count`, []any{payg.ID, period}},
+		{`UPDATE usage_counts SET count = LEAST(count + $3, GREATEST(count, $4))
+		WHERE account_id = $1 AND period = $2 RETURNING count`, []any{payg.ID, period, 1, 100}},
+	} {
+		require.NoError(t, old.QueryRow(ctx, q.sql, q.args...).Scan(&n), q.sql)
+	}
+	assert.Equal(t, int64(3), n)
+	rows, err := old.Query(ctx, `SELECT u.account_id, a.email, a.plan, u.period, u.count
+		FROM usage_counts u JOIN accounts a ON a.id = u.account_id
+		WHERE u.period >= $1 ORDER BY u.period, u.account_id`, period)
+	require.NoError(t, err)
+	rows.Close()
+	require.NoError(t, rows.Err())
+
+	// This release counts on, by plan, on the same row.
+	got, err := st.ConsumeBatch(ctx, []store.Take{{AccountID: payg.ID, Period: period, N: 2, Limit: 100, Plan: store.PlanPayg}})
+	require.NoError(t, err)
+	assert.Equal(t, []store.Taken{{Granted: 2, Count: 5}}, got)
+	usage, err := st.UsageSince(ctx, period)
+	require.NoError(t, err)
+	require.Len(t, usage, 1)
+	assert.Equal(t, store.Usage{AccountID: payg.ID, Plan: store.PlanPayg, Period: period, Count: 5, Payg: 2}, usage[0])
+	assert.Equal(t, int64(5), usage[0].Billed(), "the previous release's 3 are billed at the account's plan, as it would")
+}
+
+// TestContractBehindPgBouncer runs the contract suite in the query modes
+// that work through PgBouncer's transaction pooling, where a prepared
+// statement does not survive from one transaction to the next (README,
+// "Behind PgBouncer"): exec (an unnamed statement per query) and
+// simple_protocol.
+func TestContractBehindPgBouncer(t *testing.T) {
+	for _, mode := range []string{"exec", "simple_protocol"} {
+		t.Run(mode, func(t *testing.T) {
+			storetest.Run(t, func(t *testing.T) storetest.Opener {
+				u, err := url.Parse(freshSchema(t))
+				require.NoError(t, err)
+				q := u.Query()
+				q.Set("default_query_exec_mode", mode)
+				u.RawQuery = q.Encode()
+				return func(ctx context.Context) (store.Store, error) { return postgres.Open(ctx, u.String()) }
+			})
+		})
+	}
+}

@@ -21,6 +21,11 @@
 // pages; older copies of a page may stay in the WAL file until the next
 // checkpoint.
 //
+// The queries and their logic are store/sqlstore's, shared with the
+// PostgreSQL store; this package supplies SQLite's part: database/sql with
+// ?N placeholders, statements prepared once, IMMEDIATE transactions on
+// the one writer, times as microseconds, and the migrations.
+//
 //	st, err := sqlite.Open(ctx, "textanalysis.db")
 //	if err != nil {
 //		return err

@@ -5,9 +5,8 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"time"
 
-	"github.com/textanalysis/go-textanalysis/server/store"
+	"github.com/textanalysis/go-textanalysis/server/store/sqlstore"
 )
 
 // migrations are the schema's versions in order: migrations[i] takes the
@@ -155,6 +154,37 @@ CREATE TABLE plan_requests (
 ) STRICT;
 CREATE INDEX plan_requests_account_id ON plan_requests (account_id);
 `,
+	// 4: per-plan counts. count stays the period's allowance, on any plan;
+	// a request is also counted in payg_count when it was admitted on Pay
+	// as you go, in other_count on any other plan, so that a month begun
+	// on Free is billed only from the change. The rest, count − payg_count
+	// − other_count, was counted by an older release (rows from before
+	// this version, or the previous binary during a rolling deploy) and is
+	// billed at the account's plan, as before. Only columns with defaults
+	// are added: the previous release keeps working (N-1).
+	`
+ALTER TABLE usage_counts ADD COLUMN payg_count INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE usage_counts ADD COLUMN other_count INTEGER NOT NULL DEFAULT 0;
+`,
+	// 5: the mail outbox. Requests enqueue mails; a worker claims them (a
+	// lease in next_at: SQLite has one writer at a time), sends, and
+	// deletes them. A new table: the previous release, which sends inside
+	// the request, keeps working (N-1).
+	`
+CREATE TABLE mail_outbox (
+	id         INTEGER PRIMARY KEY AUTOINCREMENT,
+	recipient  TEXT NOT NULL,
+	subject    TEXT NOT NULL,
+	body       TEXT NOT NULL,             -- may hold a live link: kept only until sent
+	attempts   INTEGER NOT NULL DEFAULT 0,
+	created_at INTEGER NOT NULL,
+	next_at    INTEGER NOT NULL,          -- claimable from then (a lease, or the next attempt)
+	expires_at INTEGER NOT NULL
+) STRICT;
+CREATE INDEX mail_outbox_next_at ON mail_outbox (next_at);
+CREATE INDEX mail_outbox_expires_at ON mail_outbox (expires_at);
+CREATE INDEX mail_outbox_recipient ON mail_outbox (recipient);
+`,
 }
 
 // SchemaVersion is the newest schema version this program writes.
@@ -163,7 +193,7 @@ func SchemaVersion() int { return len(migrations) }
 // compatibleFrom[i] is the oldest program schema version that works with
 // schema version i+1 (see [store.CheckSchema]); from version 4 on, a
 // migration keeps the previous release working: compatibleFrom[i] = i.
-var compatibleFrom = []int{1, 2, 3}
+var compatibleFrom = []int{1, 2, 3, 3, 3}
 
 // migrate brings the schema to the newest version, or with apply false
 // only checks that this program can use it (store.ErrSchemaOld,
@@ -210,31 +240,15 @@ func runMigrations(ctx context.Context, db *sql.DB, apply bool) (version int, er
 	) STRICT`); err != nil {
 		return version, fmt.Errorf("sqlite: migrate: %w", err)
 	}
-	if err := tx.QueryRowContext(ctx, `SELECT COALESCE(MAX(version), 0) FROM schema_version`).Scan(&version); err != nil {
-		return version, fmt.Errorf("sqlite: migrate: %w", err)
-	}
-	var compat int
-	if err := tx.QueryRowContext(ctx, `SELECT COALESCE(MAX(compatible_from), 0) FROM schema_compat WHERE version = ?`, version).Scan(&compat); err != nil {
-		return version, fmt.Errorf("sqlite: migrate: %w", err)
-	}
-	if err := store.CheckSchema(version, compat, len(migrations), apply); err != nil {
-		return version, fmt.Errorf("sqlite: %w", err)
-	}
-	if !apply || version >= len(migrations) {
-		return version, nil // nothing to write; the deferred rollback ends it
-	}
-	for v := version; v < len(migrations); v++ {
-		if _, err := tx.ExecContext(ctx, migrations[v]); err != nil {
-			return version, fmt.Errorf("sqlite: migrate to version %d: %w", v+1, err)
-		}
-		if _, err := tx.ExecContext(ctx, `INSERT INTO schema_version (version, applied_at) VALUES (?, ?)`,
-			v+1, time.Now().UnixMicro()); err != nil {
-			return version, fmt.Errorf("sqlite: migrate to version %d: %w", v+1, err)
-		}
-		if _, err := tx.ExecContext(ctx, `INSERT INTO schema_compat (version, compatible_from) VALUES (?, ?)`,
-			v+1, compatibleFrom[v]); err != nil {
-			return version, fmt.Errorf("sqlite: migrate to version %d: %w", v+1, err)
-		}
+	version, wrote, err := sqlstore.Migrate(ctx, txDB{tx}, sqlstore.Schema{
+		Migrations: migrations, CompatibleFrom: compatibleFrom,
+		Script: func(ctx context.Context, script string) error {
+			_, err := tx.ExecContext(ctx, script)
+			return err
+		},
+	}, apply)
+	if err != nil || !wrote {
+		return version, err // the deferred rollback ends the transaction
 	}
 	rows, err := tx.QueryContext(ctx, `PRAGMA foreign_key_check`)
 	if err != nil {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -95,4 +96,76 @@ func TestSchemaCompat(t *testing.T) {
 		},
 		Version: len(migrations),
 	})
+}
+
+// TestPerPlanCountsN1 migrates a file of the release before per-plan
+// counts (schema 3) with usage rows, and runs that release's metering
+// statements, word for word, on the migrated schema, as the previous
+// binary does during a rolling deploy or after a rollback (N-1): they
+// work, and their counts, like the rows from before the migration, are
+// billed at the account's plan.
+func TestPerPlanCountsN1(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "v3.db")
+	db, err := sql.Open("sqlite", path+"?_foreign_keys=0")
+	require.NoError(t, err)
+	nov := time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC)
+	for _, q := range []string{
+		`CREATE TABLE schema_version (version INTEGER PRIMARY KEY, applied_at INTEGER NOT NULL) STRICT`,
+		migrations[0], migrations[1], migrations[2],
+		`INSERT INTO schema_version VALUES (1, 0), (2, 0), (3, 0)`,
+		`INSERT INTO accounts (id, email, plan, created_at) VALUES (7, 'p@example.com', 'payg', ?1), (8, 'f@example.com', 'free', ?1)`,
+		`INSERT INTO usage_counts VALUES (7, ?1, 12), (8, ?1, 30)`,
+	} {
+		_, err := db.Exec(q, nov.UnixMicro())
+		require.NoError(t, err, q)
+	}
+	require.NoError(t, db.Close())
+
+	ctx := t.Context()
+	st, err := Open(ctx, path)
+	require.NoError(t, err)
+	defer st.Close()
+	var n int64
+	for _, q := range []string{
+		// The previous release's Consume, and ConsumeBatch's statements.
+		`INSERT INTO usage_counts (account_id, period, count) VALUES (?1, ?2, 1)
+	ON CONFLICT (account_id, period) DO UPDATE SET count = count + 1 WHERE count < ?3
+	RETURNING count`,
+		`INSERT INTO usage_counts (account_id, period, count)
+	SELECT id, ?2, ?3 FROM accounts WHERE id = ?1 AND ?3 <= ?4
+	ON CONFLICT (account_id, period) DO UPDATE SET count = count + ?3 WHERE count + ?3 <= ?4
+	RETURNING count`,
+		`INSERT INTO usage_counts (account_id, period, count)
+	SELECT id, ?2, MIN(?3, ?4) FROM accounts WHERE id = ?1
+	ON CONFLICT (account_id, period) DO UPDATE SET count = MIN(count + ?3, MAX(count, ?4))
+	RETURNING count`,
+	} {
+		args := []any{int64(7), nov.UnixMicro(), int64(1), int64(100)}
+		if strings.Contains(q, "?4") {
+			require.NoError(t, st.w.QueryRowContext(ctx, q, args...).Scan(&n), q)
+		} else {
+			require.NoError(t, st.w.QueryRowContext(ctx, q, int64(7), nov.UnixMicro(), int64(100)).Scan(&n), q)
+		}
+	}
+	assert.Equal(t, int64(15), n)
+	rows, err := st.r.QueryContext(ctx, `SELECT u.account_id, a.email, a.plan, u.period, u.count
+		FROM usage_counts u JOIN accounts a ON a.id = u.account_id
+		WHERE u.period >= ? ORDER BY u.period, u.account_id`, nov.UnixMicro())
+	require.NoError(t, err)
+	require.NoError(t, rows.Close())
+
+	got, err := st.ConsumeBatch(ctx, []store.Take{
+		{AccountID: 7, Period: nov, N: 2, Limit: 100, Plan: store.PlanPayg},
+		{AccountID: 8, Period: nov, N: 1, Limit: 1000, Plan: store.PlanFree},
+	})
+	require.NoError(t, err)
+	assert.Equal(t, []store.Taken{{Granted: 2, Count: 17}, {Granted: 1, Count: 31}}, got)
+	usage, err := st.UsageSince(ctx, nov)
+	require.NoError(t, err)
+	assert.Equal(t, []store.Usage{
+		{AccountID: 7, Email: "p@example.com", Plan: store.PlanPayg, Period: nov, Count: 17, Payg: 2},
+		{AccountID: 8, Email: "f@example.com", Plan: store.PlanFree, Period: nov, Count: 31, Other: 1},
+	}, usage)
+	assert.Equal(t, []int64{17, 0}, []int64{usage[0].Billed(), usage[1].Billed()},
+		"counts without a plan are billed at the account's plan, as before")
 }

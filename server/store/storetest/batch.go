@@ -143,3 +143,49 @@ func testPing(t *testing.T, open Opener) {
 	closeFn()
 	assert.Error(t, st.Ping(t.Context()), "a closed store does not answer")
 }
+
+// testUsagePerPlan: the requests of a period are counted once against the
+// allowance, whatever the plan, and apart by the plan they were admitted
+// on, so that an account moved from Free to Pay as you go mid-month is
+// billed for the requests made after the move only (issue 13: 999 Free
+// and 2 Pay-as-you-go requests were billed as 1,001).
+func testUsagePerPlan(t *testing.T, open Opener) {
+	st, _ := openStore(t, open)
+	ctx := t.Context()
+	a := mustAccount(t, st, store.Account{Email: "moved@example.com", Plan: store.PlanFree})
+	b := mustAccount(t, st, store.Account{Plan: store.PlanPayg})
+
+	batch := func(takes ...store.Take) []store.Taken {
+		t.Helper()
+		got, err := st.ConsumeBatch(ctx, takes)
+		require.NoError(t, err)
+		return got
+	}
+	// The one-statement path (one take that fits)...
+	assert.Equal(t, []store.Taken{{Granted: 999, Count: 999}}, batch(store.Take{AccountID: a.ID, Period: nov, N: 999, Limit: 1000, Plan: store.PlanFree}))
+	a.Plan = store.PlanPayg
+	require.NoError(t, st.UpdateAccount(ctx, a))
+	assert.Equal(t, []store.Taken{{Granted: 2, Count: 1001}}, batch(store.Take{AccountID: a.ID, Period: nov, N: 2, Limit: 1_000_000, Plan: store.PlanPayg}))
+	// ...and the transaction of several takes, granting part of a take:
+	// only what was granted is counted for its plan.
+	assert.Equal(t, []store.Taken{{Granted: 3, Count: 1004}, {Granted: 1, Count: 1005}, {Granted: 4, Count: 4}},
+		batch(
+			store.Take{AccountID: a.ID, Period: nov, N: 3, Limit: 1005, Plan: store.PlanPayg},
+			store.Take{AccountID: a.ID, Period: nov, N: 3, Limit: 1005, Plan: store.PlanFree},
+			store.Take{AccountID: b.ID, Period: nov, N: 4, Limit: 10, Plan: store.PlanPayg},
+		))
+	// A request counted without a plan, as the previous release counts.
+	_, ok, err := st.Consume(ctx, b.ID, nov, 10)
+	require.NoError(t, err)
+	require.True(t, ok)
+
+	got, err := st.UsageSince(ctx, nov)
+	require.NoError(t, err)
+	assert.Equal(t, []store.Usage{
+		{AccountID: a.ID, Email: "moved@example.com", Plan: store.PlanPayg, Period: nov, Count: 1005, Payg: 5, Other: 1000},
+		{AccountID: b.ID, Plan: store.PlanPayg, Period: nov, Count: 5, Payg: 4},
+	}, got)
+	assert.Equal(t, int64(5), got[0].Billed(), "999 Free + 2 + 3 Pay as you go + 1 Free: 5 billed, not 1,005")
+	assert.Equal(t, int64(5), got[1].Billed(), "a request counted without a plan is billed at the account's plan")
+	assert.Equal(t, int64(1), got[1].Unattributed())
+}
