@@ -1,9 +1,13 @@
 package extract
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"io"
+	"strings"
+
+	"github.com/textanalysis/go-textanalysis/extract/internal/blockmodel"
 
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
@@ -64,9 +68,13 @@ func extractBytes(s []byte, w *work) (*Page, error) {
 	if err := w.check(); err != nil {
 		return nil, err
 	}
-	text, err := mainText(doc, m.title, w)
+	text, visible, err := mainText(doc, m.title, w)
 	if err != nil {
 		return nil, err
+	}
+	warning := ""
+	if visible < shellChars && bytes.Contains(s, []byte("<script")) {
+		warning = WarningJavaScript
 	}
 	if text == "" && m.description != "" {
 		// A page whose only text is its description (a video page, an
@@ -80,6 +88,7 @@ func extractBytes(s []byte, w *work) (*Page, error) {
 		Language:  m.language,
 		Text:      text,
 		WordCount: countWords(text),
+		Warning:   warning,
 	}
 	if p.Language == "" {
 		p.Language = detectLanguage(text)
@@ -87,19 +96,68 @@ func extractBytes(s []byte, w *work) (*Page, error) {
 	return p, nil
 }
 
-// mainText finds the article in doc and returns its blocks joined by
-// blank lines. Its errors are w's.
-func mainText(doc *html.Node, title string, w *work) (string, error) {
+// WarningJavaScript is Page.Warning for a page whose HTML holds (almost)
+// no visible text but has scripts: a shell that a browser fills in with
+// JavaScript, so that the text is empty or only the page's description.
+const WarningJavaScript = "javascript_required: the page builds its content with JavaScript; its HTML holds little or no text"
+
+// shellChars is the visible text (characters, all blocks of the body)
+// under which a page with scripts is a JavaScript shell.
+const shellChars = 200
+
+// mainText finds the main text of doc and returns its blocks joined by
+// blank lines, the learned classifier's choice when the model is
+// available, else the hand rules', and how many characters of visible
+// text the body has. Its errors are w's.
+func mainText(doc *html.Node, title string, w *work) (string, int, error) {
 	body := findBody(doc)
 	if body == nil {
-		return "", nil
+		return "", 0, nil
 	}
 	sh := newShared(w)
+	out, rule, top, err := ruleText(body, title, sh)
+	if err != nil {
+		return "", 0, err
+	}
+	e := newExtractionMode(body, true, nil, sh, true)
+	if w.err != nil {
+		return "", 0, w.err
+	}
+	visible := 0
+	for i := range e.blocks {
+		visible += e.blocks[i].chars
+	}
+	m, _ := blockmodel.Load(featureNames)
+	if m == nil {
+		return out, visible, nil
+	}
+	x := blockFeatures(e, rule, top, title)
+	if err := w.check(); err != nil {
+		return "", 0, err
+	}
+	nf := len(featureNames)
+	var parts []string
+	for i := range e.blocks {
+		if m.Prob(x[i*nf:(i+1)*nf]) >= m.Threshold {
+			parts = append(parts, e.blocks[i].text)
+		}
+		if w.step() != nil {
+			return "", 0, w.err
+		}
+	}
+	return strings.Join(parts, "\n\n"), visible, w.check()
+}
+
+// ruleText is the hand rules' main text of the page, the blocks it holds
+// and the container they were found in. Its errors are w's.
+func ruleText(body *html.Node, title string, sh *shared) (string, []*block, *html.Node, error) {
+	w := sh.w
 	e := newExtraction(body, true, nil, sh)
 	if w.err != nil {
-		return "", w.err
+		return "", nil, nil, w.err
 	}
 	out := e.text(title)
+	chosen, top := e.chosen, e.top
 	if len(out) < 500 {
 		// Class names hid (nearly) everything: a comments-only page, or a
 		// site that names its article wrapper like a sidebar. Find the
@@ -108,10 +166,10 @@ func mainText(doc *html.Node, title string, w *work) (string, error) {
 		// and related links inside the article still go.
 		e2 := newExtraction(body, false, nil, sh)
 		if w.err != nil {
-			return "", w.err
+			return "", nil, nil, w.err
 		}
 		if out2 := e2.text(title); len(out2) > len(out)+len(out)/2 {
-			out = out2
+			out, chosen, top = out2, e2.chosen, e2.top
 			if e2.top != nil {
 				trusted := map[*html.Node]bool{}
 				for n := e2.top; n != nil && n != body; n = n.Parent {
@@ -119,15 +177,15 @@ func mainText(doc *html.Node, title string, w *work) (string, error) {
 				}
 				e3 := newExtraction(body, true, trusted, sh)
 				if w.err != nil {
-					return "", w.err
+					return "", nil, nil, w.err
 				}
 				if out3 := e3.text(title); len(out3)*2 > len(out2) {
-					out = out3
+					out, chosen, top = out3, e3.chosen, e3.top
 				}
 			}
 		}
 	}
-	return out, w.check()
+	return out, chosen, top, w.check()
 }
 
 func findBody(n *html.Node) *html.Node {

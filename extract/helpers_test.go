@@ -26,7 +26,7 @@ func testParse(tb testing.TB, b []byte) *html.Node {
 // testMainText is mainText with the default work budget.
 func testMainText(tb testing.TB, doc *html.Node, title string) string {
 	tb.Helper()
-	text, err := mainText(doc, title, newWork(tb.Context(), Options{}))
+	text, _, err := mainText(doc, title, newWork(tb.Context(), Options{}))
 	require.NoError(tb, err)
 	return text
 }

@@ -1,0 +1,14 @@
+// Command train fits the block classifier of package extract: gradient
+// boosted trees over the features extract computes for every block of a
+// page, labelled by how much of each block's text the gold text holds.
+//
+// Training data are the wcxb dev pages (WCXB, CC-BY-4.0, (c) 2026
+// Murrough Foley, github.com/Murrough-Foley/web-content-extraction-benchmark)
+// and, with a lower weight, the readability test pages, whose gold is
+// Readability.js's own output. The decision threshold is chosen by k-fold
+// cross-validation over the wcxb pages (folds by page); the ScrapingHub and
+// trafilatura dev sets are only scored, never trained on. Training is
+// deterministic: pages in id order, a seeded generator for row sampling.
+//
+//	go run ./extract/internal/train -data ../shared/data/extract -cache /tmp/extract-features.gob
+package main
