@@ -68,12 +68,13 @@ func extractBytes(s []byte, w *work) (*Page, error) {
 	if err := w.check(); err != nil {
 		return nil, err
 	}
-	text, visible, err := mainText(doc, m.title, w)
+	res, err := mainText(doc, m.title, w)
 	if err != nil {
 		return nil, err
 	}
+	text := res.text
 	warning := ""
-	if visible < shellChars && bytes.Contains(s, []byte("<script")) {
+	if res.visible < shellChars && bytes.Contains(s, []byte("<script")) {
 		warning = WarningJavaScript
 	}
 	if text == "" && m.description != "" {
@@ -89,6 +90,7 @@ func extractBytes(s []byte, w *work) (*Page, error) {
 		Text:      text,
 		WordCount: countWords(text),
 		Warning:   warning,
+		PageType:  res.pageType,
 	}
 	if p.Language == "" {
 		p.Language = detectLanguage(text)
@@ -105,47 +107,72 @@ const WarningJavaScript = "javascript_required: the page builds its content with
 // under which a page with scripts is a JavaScript shell.
 const shellChars = 200
 
-// mainText finds the main text of doc and returns its blocks joined by
-// blank lines, the learned classifier's choice when the model is
-// available, else the hand rules', and how many characters of visible
-// text the body has. Its errors are w's.
-func mainText(doc *html.Node, title string, w *work) (string, int, error) {
+// mainResult is what mainText finds.
+type mainResult struct {
+	text     string // blocks joined by blank lines
+	visible  int    // characters of visible text in the body
+	pageType string // the page type the model sees, "" without a model
+}
+
+// mainText finds the main text of doc: the learned classifier's choice
+// when the model is available, else the hand rules'. Its errors are w's.
+func mainText(doc *html.Node, title string, w *work) (mainResult, error) {
+	var r mainResult
 	body := findBody(doc)
 	if body == nil {
-		return "", 0, nil
+		return r, nil
 	}
 	sh := newShared(w)
 	out, rule, top, err := ruleText(body, title, sh)
 	if err != nil {
-		return "", 0, err
+		return r, err
 	}
+	r.text = out
 	e := newExtractionMode(body, true, nil, sh, true)
 	if w.err != nil {
-		return "", 0, w.err
+		return r, w.err
 	}
-	visible := 0
 	for i := range e.blocks {
-		visible += e.blocks[i].chars
+		r.visible += e.blocks[i].chars
 	}
 	m, _ := blockmodel.Load(featureNames)
-	if m == nil {
-		return out, visible, nil
+	if m == nil || len(e.blocks) == 0 {
+		return r, nil
 	}
 	x := blockFeatures(e, rule, top, title)
 	if err := w.check(); err != nil {
-		return "", 0, err
+		return r, err
 	}
 	nf := len(featureNames)
+	rows := make([][]float32, len(e.blocks))
+	for i := range rows {
+		rows[i] = x[i*nf : (i+1)*nf]
+	}
+	probs, pageType := m.TypeProbs(blockmodel.PageVector(rows, numBase, fLogChars))
+	r.pageType = pageType
+	for _, row := range rows {
+		for k, p := range probs {
+			row[numBase+k] = float32(p)
+		}
+	}
+	addT := m.AddThreshold
+	article := m.ArticleAdd > 0 && probs[0] >= m.ArticleTau
+	if article {
+		addT = m.ArticleAdd
+	}
 	var parts []string
-	for i := range e.blocks {
-		if m.Prob(x[i*nf:(i+1)*nf]) >= m.Threshold {
+	for i, row := range rows {
+		if m.Keep(m.Prob(row), addT, row[fRuleKept] == 1, row[fRuleFilter] == 1,
+			row[fBoilerplate] == 1 || row[fCallToAction] == 1 || row[fPictureCredit] == 1,
+			article && row[fDropped] == 1, row[fWindow10], row[fInTop], row[fPageRule]) {
 			parts = append(parts, e.blocks[i].text)
 		}
 		if w.step() != nil {
-			return "", 0, w.err
+			return r, w.err
 		}
 	}
-	return strings.Join(parts, "\n\n"), visible, w.check()
+	r.text = strings.Join(parts, "\n\n")
+	return r, w.check()
 }
 
 // ruleText is the hand rules' main text of the page, the blocks it holds

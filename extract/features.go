@@ -2,6 +2,8 @@ package extract
 
 import (
 	"math"
+
+	"github.com/textanalysis/go-textanalysis/extract/internal/blockmodel"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -84,6 +86,29 @@ type nodeCtx struct {
 	dropDist uint16
 }
 
+// Indexes of features that decoding looks at.
+var (
+	fRuleKept      = featureIndex("rule_kept")
+	fLogChars      = featureIndex("log_chars")
+	fDropped       = featureIndex("dropped")
+	fBoilerplate   = featureIndex("boilerplate_line")
+	fCallToAction  = featureIndex("call_to_action")
+	fPictureCredit = featureIndex("picture_credit")
+	fRuleFilter    = featureIndex("rule_filter")
+	fWindow10      = featureIndex("rule_window10")
+	fInTop         = featureIndex("in_top")
+	fPageRule      = featureIndex("page_rule_share")
+)
+
+func featureIndex(name string) int {
+	for i, n := range featureNames {
+		if n == name {
+			return i
+		}
+	}
+	panic("extract: no feature " + name)
+}
+
 // featureNames lists the features, in order.
 var featureNames = func() []string {
 	n := []string{"log_chars", "link_density", "commas_per_word", "heading_level", "tag", "depth", "dropped", "rule_kept",
@@ -100,8 +125,17 @@ var featureNames = func() []string {
 	for _, g := range classGroups {
 		n = append(n, "cls_"+g.name)
 	}
+	numBase = len(n)
+	for _, t := range blockmodel.PageTypes {
+		n = append(n, "type_"+t)
+	}
 	return n
 }()
+
+// numBase is the number of block features proper; the last features of a
+// row are the page-type probabilities (blockmodel.PageTypes order), which
+// the page-type models compute from the block features.
+var numBase int
 
 // blockFeatures computes the feature vectors of the blocks of an all-mode
 // extraction e; rule are the blocks the hand rules chose (from any pass:
@@ -392,6 +426,7 @@ func blockFeatures(e *extraction, rule []*block, top *html.Node, title string) [
 		for g := range classGroups {
 			put(float32(c.groups[g]))
 		}
+		// The page-type probabilities come later (setTypes).
 		before += b.chars
 	}
 	return out

@@ -132,7 +132,7 @@ func TestExtractionHonoursContext(t *testing.T) {
 	t.Run("during the passes over the tree", func(t *testing.T) {
 		doc := testParse(t, []byte(page))
 		ctx := newCountdownContext(t.Context(), 5)
-		_, _, err := mainText(doc, "", newWork(ctx, Options{}))
+		_, err := mainText(doc, "", newWork(ctx, Options{}))
 		require.ErrorIs(t, err, context.DeadlineExceeded)
 		assert.Equal(t, int64(5), ctx.calls.Load(), "the walk stopped at the first failed look")
 	})

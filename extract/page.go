@@ -17,6 +17,10 @@ type Page struct {
 	// was read: WarningJavaScript for a page that builds its content with
 	// JavaScript. Empty when there is nothing to say.
 	Warning string
+	// PageType is the kind of page the classifier sees: "article",
+	// "collection", "documentation", "forum", "listing", "product" or
+	// "service"; empty when unknown.
+	PageType string
 }
 
 type pageJSON struct {
@@ -29,6 +33,7 @@ type pageJSON struct {
 	Text      string  `json:"text"`
 	WordCount int     `json:"word_count"`
 	Warning   *string `json:"warning"`
+	PageType  *string `json:"page_type"`
 }
 
 func nullable(s string) *string {
@@ -46,7 +51,7 @@ func deref(s *string) string {
 }
 
 // MarshalJSON writes {"url", "final_url", "title", "author", "published",
-// "language", "text", "word_count", "warning"}, with empty fields as null.
+// "language", "text", "word_count", "warning", "page_type"}, with empty fields as null.
 func (p Page) MarshalJSON() ([]byte, error) {
 	return json.Marshal(pageJSON{
 		URL:       nullable(p.URL),
@@ -58,6 +63,7 @@ func (p Page) MarshalJSON() ([]byte, error) {
 		Text:      p.Text,
 		WordCount: p.WordCount,
 		Warning:   nullable(p.Warning),
+		PageType:  nullable(p.PageType),
 	})
 }
 
@@ -77,6 +83,7 @@ func (p *Page) UnmarshalJSON(b []byte) error {
 		Text:      j.Text,
 		WordCount: j.WordCount,
 		Warning:   deref(j.Warning),
+		PageType:  deref(j.PageType),
 	}
 	return nil
 }

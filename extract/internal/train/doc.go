@@ -10,5 +10,16 @@
 // trafilatura dev sets are only scored, never trained on. Training is
 // deterministic: pages in id order, a seeded generator for row sampling.
 //
-//	go run ./extract/internal/train -data ../shared/data/extract -cache /tmp/extract-features.gob
+// Decoding is chosen by measurement (-grid prints the alternatives): a
+// block the rules kept stays unless its probability is under -drop; a
+// block they left out comes in from -add, or from -article-add on a page
+// whose article probability (from the page-type models, themselves
+// cross-validated) is at least -article-tau; blocks the rules' text
+// filters name as furniture (-veto), and on article pages blocks the rules
+// dropped for their class or element (-veto-dropped), never come in. The
+// page-type probabilities are block features too (stacking: out-of-fold
+// probabilities for the wcxb pages). Run from the repository root:
+//
+//	go run ./extract/internal/train -data ../shared/data/extract -cache /tmp/extract-features.gob \
+//		-article-tau 0.1 -article-add 0.8
 package main

@@ -211,6 +211,12 @@ func main() {
 	rweight := flag.Float64("readability-weight", 0.3, "weight of a readability page (its gold is Readability.js's output) against a wcxb page")
 	seed := flag.Uint64("seed", 1, "random seed (row subsampling)")
 	skipCV := flag.Bool("skip-cv", false, "train the final model only")
+	addT := flag.Float64("add", 0.35, "threshold for the blocks the rules left out")
+	dropT := flag.Float64("drop", 0.35, "threshold for the blocks the rules kept (default: chosen by cross-validation)")
+	artTauF := flag.Float64("article-tau", 0.1, "article probability from which a page counts as an article")
+	artAddF := flag.Float64("article-add", 0.8, "on an article page, threshold for the blocks the rules left out")
+	vetoDroppedF := flag.Bool("veto-dropped", false, "on article pages, never add a block the rules dropped for its class or element")
+	vetoF := flag.Bool("veto", true, "never add a block the rules' text filters name as furniture")
 	grid := flag.Bool("grid", false, "print scores over a grid of the two thresholds (adding a block the rules left out, dropping one they kept)")
 	diag := flag.String("diag", "", "print, for the pages of this set, the blocks where the model and the rules disagree")
 	flag.Parse()
@@ -222,15 +228,30 @@ func main() {
 	}
 	p := params{trees: *trees, depth: *depth, lr: *lr, lambda: 1e-3, minHess: 1e-4, subsample: 0.7, seed: *seed}
 	wc, rd := c.Sets["wcxb"], c.Sets["readability"]
-
-	// All rows, for the bin edges (no labels involved).
-	var all [][]float32
-	for _, ps := range [][]*page{wc, rd} {
-		for _, pg := range ps {
-			all = append(all, pg.X...)
+	for i, n := range c.Names {
+		switch n {
+		case "page_log_chars":
+			idxPageLog = i
+		case "page_rule_share":
+			idxPageRule = i
+		case "rule_filter":
+			idxFilter = i
+		case "dropped":
+			idxDropped = i
+		case "boilerplate_line":
+			idxBP = i
+		case "call_to_action":
+			idxCTA = i
+		case "picture_credit":
+			idxPC = i
+		case "rule_window10":
+			idxWin10 = i
+		case "in_top":
+			idxTop = i
 		}
 	}
-	edges := makeEdges(all, len(c.Names))
+
+	var edges [][]float32
 
 	build := func(train []*page) *data {
 		var rows [][]float32
@@ -253,6 +274,59 @@ func main() {
 
 	// Cross-validation: out-of-fold probabilities for every wcxb page.
 	oof := make([][]float64, len(wc))
+	nBase = slices.Index(c.Names, "type_article")
+	var pv [][]float32
+	for _, pg := range wc {
+		pv = append(pv, pageVec(pg))
+	}
+	pageEdges := makeEdges(pv, len(pv[0]))
+	pageNames := make([]string, len(pv[0]))
+	for i := range pageNames {
+		pageNames[i] = fmt.Sprintf("p%d", i)
+	}
+	// Page types first: out-of-fold probabilities for the wcxb pages, the
+	// final type models' for the others; they become block features.
+	typeOOF := make([][]float64, len(wc))
+	for k := 0; k < *folds; k++ {
+		var train []*page
+		for i, pg := range wc {
+			if i%*folds != k {
+				train = append(train, pg)
+			}
+		}
+		tm := fitTypes(train, pageEdges, pageNames, p.seed)
+		for i, pg := range wc {
+			if i%*folds == k {
+				typeOOF[i] = typeProbs(tm, pg)
+			}
+		}
+	}
+	tmFinal := fitTypes(wc, pageEdges, pageNames, p.seed)
+	right := 0
+	for i, pg := range wc {
+		setTypes(pg, typeOOF[i])
+		artProb[pg] = typeOOF[i][0]
+		if pageTypes[slices.Index(typeOOF[i], slices.Max(typeOOF[i]))] == pg.Type {
+			right++
+		}
+	}
+	fmt.Printf("page type, cross-validated: %d of %d right\n", right, len(wc))
+	for _, s := range []string{"readability", "scrapinghub", "trafilatura"} {
+		for _, pg := range c.Sets[s] {
+			tp := typeProbs(tmFinal, pg)
+			setTypes(pg, tp)
+			artProb[pg] = tp[0]
+		}
+	}
+	// All rows, for the bin edges (no labels involved), once the page
+	// types are in.
+	var all [][]float32
+	for _, ps := range [][]*page{wc, rd} {
+		for _, pg := range ps {
+			all = append(all, pg.X...)
+		}
+	}
+	edges = makeEdges(all, len(c.Names))
 	if !*skipCV {
 		for k := 0; k < *folds; k++ {
 			var train []*page
@@ -278,39 +352,41 @@ func main() {
 				best, bestF = t, f
 			}
 		}
-		fmt.Printf("cross-validated (%d folds by page) on wcxb, threshold %.2f:\n", *folds, best)
+		fmt.Printf("cross-validated (%d folds by page) on wcxb, one threshold %.2f:\n", *folds, best)
 		report(wc, oof, best)
+		tAdd, artTau, artAdd, veto, vetoDropped = *addT, *artTauF, *artAddF, *vetoF, *vetoDroppedF
+		fmt.Printf("cross-validated (%d folds by page) on wcxb, as configured (drop %.2f add %.2f article-tau %.2f article-add %.2f veto %v):\n",
+			*folds, *dropT, *addT, *artTauF, *artAddF, *vetoF)
+		report(wc, oof, *dropT)
+		tAdd, artAdd, veto = 0, 0, false
 		p.threshold = best
 	}
 	m := fit(build(append(slices.Clone(wc), rd...)), p, c.Names)
 	m.Threshold = p.threshold
+	m.Types = pageTypes
+	m.TypeModels = tmFinal
+	m.Threshold, m.AddThreshold, m.ArticleTau, m.ArticleAdd, m.AddVeto = *dropT, *addT, *artTauF, *artAddF, *vetoF
+	m.ArticleVetoDropped = *vetoDroppedF
 	if m.Threshold == 0 {
 		m.Threshold = 0.5
 	}
 	m.Note = fmt.Sprintf("extract/internal/train: wcxb dev (%d pages) + readability (%d pages, weight %.2f); %d trees depth %d lr %.2f subsample %.1f seed %d; threshold by %d-fold CV on wcxb",
 		len(wc), len(rd), *rweight, p.trees, p.depth, p.lr, p.subsample, p.seed, *folds)
-	for i, n := range c.Names {
-		switch n {
-		case "page_log_chars":
-			idxPageLog = i
-		case "page_rule_share":
-			idxPageRule = i
-		}
-	}
 	if *grid {
-		type gp struct{ ta, td, ga, gc, gs float64 }
+		type gp struct {
+			ta, td, near, share float64
+			filter              bool
+		}
 		var gps []gp
-		for _, ga := range []float64{0.8, 0.9} {
-			for _, gc := range []float64{500, 1000, 2000, 4000} {
-				for _, gs := range []float64{0, 0.2, 0.35, 0.5} {
-					gps = append(gps, gp{0, 0.35, ga, gc, gs})
-				}
+		for _, tau := range []float64{0.1, 0.15, 0.2} {
+			for _, aa := range []float64{0.8, 0.85} {
+				gps = append(gps, gp{ta: *addT, td: *dropT, near: tau, share: aa, filter: true})
 			}
 		}
 		for _, g := range gps {
 			{
 				ta, td := g.ta, g.td
-				tAdd, gateAdd, gateChars, gateShare = g.ta, g.ga, g.gc, g.gs
+				tAdd, artTau, artAdd, veto, vetoDropped = g.ta, g.near, g.share, g.filter, *vetoDroppedF
 				f, pp, r := scoreSet(wc, oof, td)
 				sh := c.Sets["scrapinghub"]
 				shp := make([][]float64, len(sh))
@@ -325,18 +401,19 @@ func main() {
 					cnt[0], cnt[1], cnt[2], cnt[3] = cnt[0]+a, cnt[1]+b, cnt[2]+cc, cnt[3]+d
 				}
 				f3 := 2 * float64(cnt[0]) / float64(2*cnt[0]+cnt[1]+cnt[2])
-				fmt.Printf("grid gate %.2f chars %4.0f share %.2f; add %.2f drop %.2f: wcxb cv %.4f (P %.4f R %.4f)  sh %.4f  snippets %.4f\n", g.ga, g.gc, g.gs, ta, td, f, pp, r, f2, f3)
+				fmt.Printf("grid filter %v article tau %.2f add %.2f; add %.2f drop %.2f: wcxb cv %.4f (P %.4f R %.4f)  sh %.4f  snippets %.4f\n", g.filter, g.near, g.share, ta, td, f, pp, r, f2, f3)
 			}
 		}
-		tAdd, gateAdd = 0, 0
+		tAdd, artAdd, veto, vetoDropped = 0, 0, false, false
 	}
+	tAdd, artTau, artAdd, veto, vetoDropped = *addT, *artTauF, *artAddF, *vetoF, *vetoDroppedF
 	for _, s := range []string{"scrapinghub", "trafilatura"} {
 		ps := c.Sets[s]
 		pr := make([][]float64, len(ps))
 		for i, pg := range ps {
 			pr[i] = probs(m, pg)
 		}
-		fmt.Printf("check set %s (final model, threshold %.2f):\n", s, m.Threshold)
+		fmt.Printf("check set %s (final model, as configured):\n", s)
 		report(ps, pr, m.Threshold)
 	}
 	if *diag != "" {
@@ -373,7 +450,50 @@ var tAdd float64
 // need gateAdd.
 var (
 	gateChars, gateShare, gateAdd float64
-	idxPageLog, idxPageRule      = -1, -1
+	idxPageLog, idxPageRule       = -1, -1
+)
+
+// Conditions on the blocks the rules left out: addFilter drops those the
+// rules' single-block filter drops; addNear needs rule_window10 >= it;
+// addShare lets out-of-container blocks in only when the rules' text is at
+// most this share of the page.
+var (
+	addFilter                   bool
+	addNear, addShare           float64
+	idxFilter, idxWin10, idxTop = -1, -1, -1
+)
+
+// veto keeps out the blocks the rules left out that their text filters
+// name as furniture: boilerplate lines, calls to action, picture credits.
+var (
+	vetoDropped          bool
+	veto                 bool
+	idxBP, idxCTA, idxPC = -1, -1, -1
+	idxDropped           = -1
+)
+
+func addOK(pg *page, i int) bool {
+	x := pg.X[i]
+	if veto && (x[idxBP] == 1 || x[idxCTA] == 1 || x[idxPC] == 1) {
+		return false
+	}
+	if addFilter && x[idxFilter] == 1 {
+		return false
+	}
+	if addNear > 0 && float64(x[idxWin10]) < addNear {
+		return false
+	}
+	if addShare > 0 && x[idxTop] == 0 && float64(x[idxPageRule]) > addShare {
+		return false
+	}
+	return true
+}
+
+// The page-type gate: a page whose article probability is at least
+// artTau takes artAdd as the threshold for blocks the rules left out.
+var (
+	artProb        = map[*page]float64{}
+	artTau, artAdd float64
 )
 
 func gated(pg *page) bool {
@@ -388,6 +508,14 @@ func gated(pg *page) bool {
 
 func chosenText(pg *page, pr []float64, t float64) string {
 	var parts []string
+	if artAdd >= 2 && artProb[pg] >= artTau {
+		for i := range pr {
+			if pg.X[i][ruleKept] == 1 {
+				parts = append(parts, pg.Texts[i])
+			}
+		}
+		return strings.Join(parts, "\n\n")
+	}
 	g := gated(pg)
 	for i, q := range pr {
 		th := t
@@ -396,6 +524,15 @@ func chosenText(pg *page, pr []float64, t float64) string {
 		}
 		if g && pg.X[i][ruleKept] == 0 {
 			th = gateAdd
+		}
+		if artAdd > 0 && artProb[pg] >= artTau && pg.X[i][ruleKept] == 0 {
+			th = artAdd
+		}
+		if vetoDropped && artAdd > 0 && artProb[pg] >= artTau && pg.X[i][ruleKept] == 0 && pg.X[i][idxDropped] == 1 {
+			continue
+		}
+		if pg.X[i][ruleKept] == 0 && !addOK(pg, i) {
+			continue
 		}
 		if q >= th {
 			parts = append(parts, pg.Texts[i])
