@@ -2,6 +2,7 @@ package extract
 
 import (
 	"math"
+	"slices"
 
 	"github.com/textanalysis/go-textanalysis/extract/internal/blockmodel"
 	"strings"
@@ -252,21 +253,19 @@ func blockFeatures(e *extraction, rule []*block, top *html.Node, title string) [
 	}
 
 	// Which blocks the rules kept.
-	type key struct {
-		owner *html.Node
-		text  string
-	}
-	kept := make(map[key]bool, len(rule))
+	// (Keyed by owner, texts compared on a hit: hashing every block's
+	// text would cost more.)
+	kept := make(map[*html.Node][]string, len(rule))
 	ruleChars := 0
 	for _, b := range rule {
-		kept[key{b.owner, b.text}] = true
+		kept[b.owner] = append(kept[b.owner], b.text)
 		ruleChars += b.chars
 	}
 	isRule := make([]float32, nb)
 	total, links := 0, 0
 	for i := range e.blocks {
 		b := &e.blocks[i]
-		if kept[key{b.owner, b.text}] {
+		if texts, ok := kept[b.owner]; ok && slices.Contains(texts, b.text) {
 			isRule[i] = 1
 		}
 		total += b.chars
@@ -369,9 +368,12 @@ func blockFeatures(e *extraction, rule []*block, top *html.Node, title string) [
 		if short {
 			lower = strings.ToLower(b.text)
 		}
-		put(b2f(b.chars < 120 && boilerplateLine(b.text)))
-		put(b2f(short && callToAction(lower)))
-		put(b2f(short && pictureCredit(lower)))
+		bp := b.chars < 120 && boilerplateLine(b.text)
+		cta := short && callToAction(lower)
+		pc := short && pictureCredit(lower)
+		put(b2f(bp))
+		put(b2f(cta))
+		put(b2f(pc))
 		put(b2f(title != "" && short && (sameText(b.text, title) || strings.Contains(title, b.text) && b.chars > 15)))
 		put(b2f(st.startsUpper))
 		put(float32(st.separators))
@@ -419,7 +421,13 @@ func blockFeatures(e *extraction, rule []*block, top *html.Node, title string) [
 		put(pageRuleBlocks)
 		put(float32(topChars / ft))
 		put(float32(float64(c.depth) - topDepth))
-		put(b2f(!e.keepBlock(b, title)))
+		// keepBlock's verdict, from the tests already made above.
+		ldf := float64(b.linkChars) / float64(b.chars)
+		ruleDrop := b.owner.DataAtom == atom.H1 || ldf > 0.8 || ldf > 0.5 && b.chars < linkLongBlock ||
+			title != "" && b.chars < 300 && sameText(b.text, title) || bp ||
+			b.chars < 40 && float64(st.letters)/float64(max(st.runes, 1)) < 0.5 ||
+			short && (creditLine(lower) || b.chars < 200 && pc || b.chars < 250 && cta)
+		put(b2f(ruleDrop))
 		for f := 0; f < numFlags; f++ {
 			put(b2f(c.flags&(1<<f) != 0))
 		}
