@@ -245,6 +245,11 @@ func (e *extraction) dropSoft() {
 		kept = append(kept, b)
 	}
 	e.blocks = kept
+	e.sumStats()
+}
+
+// sumStats sums the blocks' characters up the tree into e.stats.
+func (e *extraction) sumStats() {
 	for i := range e.blocks {
 		b := &e.blocks[i]
 		st := e.stat(b.owner)
@@ -261,6 +266,23 @@ func (e *extraction) dropSoft() {
 			ps.linkChars += st.linkChars
 		}
 	}
+}
+
+// strictView returns the extraction that newExtraction would have made
+// with the same strictness: e's blocks without the dropped ones, and their
+// stats. e must be an all-mode extraction; the view shares its order and
+// costs no second walk.
+func (e *extraction) strictView() *extraction {
+	v := &extraction{body: e.body, strict: e.strict, trusted: e.trusted, sh: e.sh, order: e.order,
+		stats: make(map[*html.Node]*stats, len(e.stats))}
+	v.blocks = make([]block, 0, len(e.blocks))
+	for _, b := range e.blocks {
+		if !b.dropped {
+			v.blocks = append(v.blocks, b)
+		}
+	}
+	v.sumStats()
+	return v
 }
 
 // space notes a word break; it is written only if visible text follows,

@@ -123,15 +123,16 @@ func mainText(doc *html.Node, title string, w *work) (mainResult, error) {
 		return r, nil
 	}
 	sh := newShared(w)
-	out, rule, top, err := ruleText(body, title, sh)
-	if err != nil {
-		return r, err
-	}
-	r.text = out
+	// One walk serves both: the rules' first pass is a strict view of it.
 	e := newExtractionMode(body, true, nil, sh, true)
 	if w.err != nil {
 		return r, w.err
 	}
+	out, rule, top, err := ruleTextFrom(e.strictView(), body, title, sh)
+	if err != nil {
+		return r, err
+	}
+	r.text = out
 	for i := range e.blocks {
 		r.visible += e.blocks[i].chars
 	}
@@ -178,11 +179,16 @@ func mainText(doc *html.Node, title string, w *work) (mainResult, error) {
 // ruleText is the hand rules' main text of the page, the blocks it holds
 // and the container they were found in. Its errors are w's.
 func ruleText(body *html.Node, title string, sh *shared) (string, []*block, *html.Node, error) {
-	w := sh.w
 	e := newExtraction(body, true, nil, sh)
-	if w.err != nil {
-		return "", nil, nil, w.err
+	if sh.w.err != nil {
+		return "", nil, nil, sh.w.err
 	}
+	return ruleTextFrom(e, body, title, sh)
+}
+
+// ruleTextFrom is ruleText from its first, strict pass e.
+func ruleTextFrom(e *extraction, body *html.Node, title string, sh *shared) (string, []*block, *html.Node, error) {
+	w := sh.w
 	out := e.text(title)
 	chosen, top := e.chosen, e.top
 	if len(out) < 500 {
