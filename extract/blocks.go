@@ -21,6 +21,7 @@ type block struct {
 	commas    int
 	heading   bool
 	cand      int32 // innermost soft candidate above the block, or -1
+	dropped   bool  // under a soft candidate the rules drop (kept only in all mode)
 }
 
 // stats are per-element sums over the blocks below an element.
@@ -51,6 +52,11 @@ type extraction struct {
 	order    []*html.Node
 	addOrder bool
 	quoted   *ancestorTest // in a <blockquote>, for leadLike; made on demand
+	// all keeps every block, those under dropped soft candidates marked
+	// dropped, for the learned classifier.
+	all bool
+	// chosen are the blocks text returned, in order.
+	chosen []*block
 
 	cur       strings.Builder
 	curChars  int
@@ -75,7 +81,13 @@ var blockTags = map[atom.Atom]bool{
 // newExtraction walks body. When sh.w fails (the context ended) it stops
 // early, and sh.w.err says so.
 func newExtraction(body *html.Node, strict bool, trusted map[*html.Node]bool, sh *shared) *extraction {
-	e := &extraction{body: body, strict: strict, trusted: trusted, stats: make(map[*html.Node]*stats, 256), sh: sh}
+	return newExtractionMode(body, strict, trusted, sh, false)
+}
+
+// newExtractionMode is newExtraction; with all, no block is dropped (see
+// extraction.all).
+func newExtractionMode(body *html.Node, strict bool, trusted map[*html.Node]bool, sh *shared, all bool) *extraction {
+	e := &extraction{body: body, strict: strict, trusted: trusted, stats: make(map[*html.Node]*stats, 256), sh: sh, all: all}
 	e.addOrder = sh.order == nil
 	if e.addOrder {
 		e.order = append(make([]*html.Node, 0, sh.w.nodes+1), body)
@@ -225,11 +237,19 @@ func (e *extraction) dropSoft() {
 	kept := e.blocks[:0]
 	for _, b := range e.blocks {
 		if b.cand >= 0 && e.cands[b.cand].dropped {
-			continue
+			if !e.all {
+				continue
+			}
+			b.dropped = true
 		}
 		kept = append(kept, b)
 	}
 	e.blocks = kept
+	e.sumStats()
+}
+
+// sumStats sums the blocks' characters up the tree into e.stats.
+func (e *extraction) sumStats() {
 	for i := range e.blocks {
 		b := &e.blocks[i]
 		st := e.stat(b.owner)
@@ -246,6 +266,23 @@ func (e *extraction) dropSoft() {
 			ps.linkChars += st.linkChars
 		}
 	}
+}
+
+// strictView returns the extraction that newExtraction would have made
+// with the same strictness: e's blocks without the dropped ones, and their
+// stats. e must be an all-mode extraction; the view shares its order and
+// costs no second walk.
+func (e *extraction) strictView() *extraction {
+	v := &extraction{body: e.body, strict: e.strict, trusted: e.trusted, sh: e.sh, order: e.order,
+		stats: make(map[*html.Node]*stats, len(e.stats))}
+	v.blocks = make([]block, 0, len(e.blocks))
+	for _, b := range e.blocks {
+		if !b.dropped {
+			v.blocks = append(v.blocks, b)
+		}
+	}
+	v.sumStats()
+	return v
 }
 
 // space notes a word break; it is written only if visible text follows,
@@ -748,11 +785,13 @@ func (e *extraction) collect(keep map[*html.Node]bool, scope *html.Node, title s
 	}
 	// Headings that head nothing (their section was dropped) go too.
 	var parts []string
+	e.chosen = e.chosen[:0]
 	for i, b := range out {
 		if b.heading && (i == len(out)-1 || out[i+1].heading) {
 			continue
 		}
 		parts = append(parts, b.text)
+		e.chosen = append(e.chosen, b)
 	}
 	return strings.Join(parts, "\n\n")
 }
@@ -903,6 +942,7 @@ func (e *extraction) shortPage(title string) string {
 			continue
 		}
 		parts = append(parts, b.text)
+		e.chosen = append(e.chosen, b)
 	}
 	return strings.Join(parts, "\n\n")
 }

@@ -18,7 +18,10 @@ func prose(n int) string {
 	return sb.String()
 }
 
-func TestMainTextBlocks(t *testing.T) {
+// TestRuleTextBlocks checks the hand rules, whose choice the classifier
+// takes as a feature: a block they keep stays unless the classifier is
+// confident it is not content.
+func TestRuleTextBlocks(t *testing.T) {
 	article := "<p>" + prose(3) + "</p><p>" + prose(2) + "</p><p>" + prose(2) + "</p>"
 	tests := []struct {
 		name     string
@@ -65,7 +68,7 @@ func TestMainTextBlocks(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			doc := testParse(t, []byte("<html><body>"+tt.body+"</body></html>"))
-			text := testMainText(t, doc, "")
+			text := testRuleText(t, doc, "")
 			require.NotEmpty(t, text)
 			for _, s := range tt.contains {
 				assert.Contains(t, text, s)

@@ -47,5 +47,5 @@ func ExamplePage_MarshalJSON() {
 	b, _ := json.Marshal(extract.Page{URL: "https://example.com/", FinalURL: "https://example.com/", Text: "Hello.", WordCount: 1})
 	fmt.Println(string(b))
 	// Output:
-	// {"url":"https://example.com/","final_url":"https://example.com/","title":null,"author":null,"published":null,"language":null,"text":"Hello.","word_count":1}
+	// {"url":"https://example.com/","final_url":"https://example.com/","title":null,"author":null,"published":null,"language":null,"text":"Hello.","word_count":1,"warning":null,"page_type":null}
 }

@@ -1,9 +1,13 @@
 package extract
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"io"
+	"strings"
+
+	"github.com/textanalysis/go-textanalysis/extract/internal/blockmodel"
 
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
@@ -64,9 +68,14 @@ func extractBytes(s []byte, w *work) (*Page, error) {
 	if err := w.check(); err != nil {
 		return nil, err
 	}
-	text, err := mainText(doc, m.title, w)
+	res, err := mainText(doc, m.title, w)
 	if err != nil {
 		return nil, err
+	}
+	text := res.text
+	warning := ""
+	if res.visible < shellChars && bytes.Contains(s, []byte("<script")) {
+		warning = WarningJavaScript
 	}
 	if text == "" && m.description != "" {
 		// A page whose only text is its description (a video page, an
@@ -80,6 +89,8 @@ func extractBytes(s []byte, w *work) (*Page, error) {
 		Language:  m.language,
 		Text:      text,
 		WordCount: countWords(text),
+		Warning:   warning,
+		PageType:  res.pageType,
 	}
 	if p.Language == "" {
 		p.Language = detectLanguage(text)
@@ -87,19 +98,99 @@ func extractBytes(s []byte, w *work) (*Page, error) {
 	return p, nil
 }
 
-// mainText finds the article in doc and returns its blocks joined by
-// blank lines. Its errors are w's.
-func mainText(doc *html.Node, title string, w *work) (string, error) {
+// WarningJavaScript is Page.Warning for a page whose HTML holds (almost)
+// no visible text but has scripts: a shell that a browser fills in with
+// JavaScript, so that the text is empty or only the page's description.
+const WarningJavaScript = "javascript_required: the page builds its content with JavaScript; its HTML holds little or no text"
+
+// shellChars is the visible text (characters, all blocks of the body)
+// under which a page with scripts is a JavaScript shell.
+const shellChars = 200
+
+// mainResult is what mainText finds.
+type mainResult struct {
+	text     string // blocks joined by blank lines
+	visible  int    // characters of visible text in the body
+	pageType string // the page type the model sees, "" without a model
+}
+
+// mainText finds the main text of doc: the learned classifier's choice
+// when the model is available, else the hand rules'. Its errors are w's.
+func mainText(doc *html.Node, title string, w *work) (mainResult, error) {
+	var r mainResult
 	body := findBody(doc)
 	if body == nil {
-		return "", nil
+		return r, nil
 	}
 	sh := newShared(w)
-	e := newExtraction(body, true, nil, sh)
+	// One walk serves both: the rules' first pass is a strict view of it.
+	e := newExtractionMode(body, true, nil, sh, true)
 	if w.err != nil {
-		return "", w.err
+		return r, w.err
 	}
+	out, rule, top, err := ruleTextFrom(e.strictView(), body, title, sh)
+	if err != nil {
+		return r, err
+	}
+	r.text = out
+	for i := range e.blocks {
+		r.visible += e.blocks[i].chars
+	}
+	m, _ := blockmodel.Load(featureNames)
+	if m == nil || len(e.blocks) == 0 {
+		return r, nil
+	}
+	x := blockFeatures(e, rule, top, title)
+	if err := w.check(); err != nil {
+		return r, err
+	}
+	nf := len(featureNames)
+	rows := make([][]float32, len(e.blocks))
+	for i := range rows {
+		rows[i] = x[i*nf : (i+1)*nf]
+	}
+	probs, pageType := m.TypeProbs(blockmodel.PageVector(rows, numBase, fLogChars))
+	r.pageType = pageType
+	for _, row := range rows {
+		for k, p := range probs {
+			row[numBase+k] = float32(p)
+		}
+	}
+	addT := m.AddThreshold
+	article := m.ArticleAdd > 0 && probs[0] >= m.ArticleTau
+	if article {
+		addT = m.ArticleAdd
+	}
+	var parts []string
+	for i, row := range rows {
+		if m.Keep(m.Prob(row), addT, row[fRuleKept] == 1, row[fRuleFilter] == 1,
+			row[fBoilerplate] == 1 || row[fCallToAction] == 1 || row[fPictureCredit] == 1,
+			article && row[fDropped] == 1, row[fWindow10], row[fInTop], row[fPageRule]) {
+			parts = append(parts, e.blocks[i].text)
+		}
+		if w.step() != nil {
+			return r, w.err
+		}
+	}
+	r.text = strings.Join(parts, "\n\n")
+	return r, w.check()
+}
+
+// ruleText is the hand rules' main text of the page, the blocks it holds
+// and the container they were found in. Its errors are w's.
+func ruleText(body *html.Node, title string, sh *shared) (string, []*block, *html.Node, error) {
+	e := newExtraction(body, true, nil, sh)
+	if sh.w.err != nil {
+		return "", nil, nil, sh.w.err
+	}
+	return ruleTextFrom(e, body, title, sh)
+}
+
+// ruleTextFrom is ruleText from its first, strict pass e.
+func ruleTextFrom(e *extraction, body *html.Node, title string, sh *shared) (string, []*block, *html.Node, error) {
+	w := sh.w
 	out := e.text(title)
+	chosen, top := e.chosen, e.top
 	if len(out) < 500 {
 		// Class names hid (nearly) everything: a comments-only page, or a
 		// site that names its article wrapper like a sidebar. Find the
@@ -108,10 +199,10 @@ func mainText(doc *html.Node, title string, w *work) (string, error) {
 		// and related links inside the article still go.
 		e2 := newExtraction(body, false, nil, sh)
 		if w.err != nil {
-			return "", w.err
+			return "", nil, nil, w.err
 		}
 		if out2 := e2.text(title); len(out2) > len(out)+len(out)/2 {
-			out = out2
+			out, chosen, top = out2, e2.chosen, e2.top
 			if e2.top != nil {
 				trusted := map[*html.Node]bool{}
 				for n := e2.top; n != nil && n != body; n = n.Parent {
@@ -119,15 +210,15 @@ func mainText(doc *html.Node, title string, w *work) (string, error) {
 				}
 				e3 := newExtraction(body, true, trusted, sh)
 				if w.err != nil {
-					return "", w.err
+					return "", nil, nil, w.err
 				}
 				if out3 := e3.text(title); len(out3)*2 > len(out2) {
-					out = out3
+					out, chosen, top = out3, e3.chosen, e3.top
 				}
 			}
 		}
 	}
-	return out, w.check()
+	return out, chosen, top, w.check()
 }
 
 func findBody(n *html.Node) *html.Node {

@@ -26,7 +26,18 @@ func testParse(tb testing.TB, b []byte) *html.Node {
 // testMainText is mainText with the default work budget.
 func testMainText(tb testing.TB, doc *html.Node, title string) string {
 	tb.Helper()
-	text, err := mainText(doc, title, newWork(tb.Context(), Options{}))
+	res, err := mainText(doc, title, newWork(tb.Context(), Options{}))
+	require.NoError(tb, err)
+	return res.text
+}
+
+// testRuleText is the hand rules' text (ruleText) with the default work
+// budget: what the classifier sees as the rule_kept feature.
+func testRuleText(tb testing.TB, doc *html.Node, title string) string {
+	tb.Helper()
+	body := findBody(doc)
+	require.NotNil(tb, body)
+	text, _, _, err := ruleText(body, title, newShared(newWork(tb.Context(), Options{})))
 	require.NoError(tb, err)
 	return text
 }

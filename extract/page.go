@@ -13,6 +13,14 @@ type Page struct {
 	Language  string // a BCP 47 code such as "en" or "de-AT"
 	Text      string // the main text; blocks separated by a blank line
 	WordCount int
+	// Warning says why Text may be empty or incomplete although the page
+	// was read: WarningJavaScript for a page that builds its content with
+	// JavaScript. Empty when there is nothing to say.
+	Warning string
+	// PageType is the kind of page the classifier sees: "article",
+	// "collection", "documentation", "forum", "listing", "product" or
+	// "service"; empty when unknown.
+	PageType string
 }
 
 type pageJSON struct {
@@ -24,6 +32,8 @@ type pageJSON struct {
 	Language  *string `json:"language"`
 	Text      string  `json:"text"`
 	WordCount int     `json:"word_count"`
+	Warning   *string `json:"warning"`
+	PageType  *string `json:"page_type"`
 }
 
 func nullable(s string) *string {
@@ -41,7 +51,7 @@ func deref(s *string) string {
 }
 
 // MarshalJSON writes {"url", "final_url", "title", "author", "published",
-// "language", "text", "word_count"}, with empty fields as null.
+// "language", "text", "word_count", "warning", "page_type"}, with empty fields as null.
 func (p Page) MarshalJSON() ([]byte, error) {
 	return json.Marshal(pageJSON{
 		URL:       nullable(p.URL),
@@ -52,6 +62,8 @@ func (p Page) MarshalJSON() ([]byte, error) {
 		Language:  nullable(p.Language),
 		Text:      p.Text,
 		WordCount: p.WordCount,
+		Warning:   nullable(p.Warning),
+		PageType:  nullable(p.PageType),
 	})
 }
 
@@ -70,6 +82,8 @@ func (p *Page) UnmarshalJSON(b []byte) error {
 		Language:  deref(j.Language),
 		Text:      j.Text,
 		WordCount: j.WordCount,
+		Warning:   deref(j.Warning),
+		PageType:  deref(j.PageType),
 	}
 	return nil
 }

@@ -259,6 +259,8 @@ func responseSchemas() obj {
 				"language_tag": nullableStr("The language tag as the page declares it, e.g. `en-US`; null when it declares none."),
 				"text":         obj{"type": "string", "description": "The main text; paragraphs are separated by a blank line."},
 				"word_count":   integer("Words in `text`."),
+				"warning":      nullableStr("Why `text` may be empty or incomplete although the page was read, e.g. `javascript_required: …` for a page that builds its content with JavaScript; null when there is nothing to say."),
+				"page_type":    nullableStr("The kind of page the extractor's classifier sees: `article`, `collection`, `documentation`, `forum`, `listing`, `product` or `service`; null when unknown (pages not in English are not classified)."),
 			},
 		},
 		"Entity": obj{

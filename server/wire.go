@@ -28,6 +28,8 @@ type TextBody struct {
 	LanguageTag *string `json:"language_tag"`
 	Text        string  `json:"text"`
 	WordCount   int     `json:"word_count"`
+	Warning     *string `json:"warning"`
+	PageType    *string `json:"page_type"`
 }
 
 // NewTextBody is the /text answer for p.
@@ -35,7 +37,7 @@ func NewTextBody(p *extract.Page) TextBody {
 	return TextBody{
 		URL: orNull(p.URL), FinalURL: orNull(p.FinalURL), Title: orNull(p.Title), Author: orNull(p.Author),
 		Published: orNull(p.Published), Language: orNull(baseLanguage(p.Language)), LanguageTag: orNull(p.Language),
-		Text: p.Text, WordCount: p.WordCount,
+		Text: p.Text, WordCount: p.WordCount, Warning: orNull(p.Warning), PageType: orNull(p.PageType),
 	}
 }
 

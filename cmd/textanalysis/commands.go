@@ -38,7 +38,7 @@ page you already have (a file, or - for standard input) and prints just its text
 --json prints the whole result instead.
 
 Batch lines: {"id", "url", "html"?} in; {"id", "url", "final_url", "title", "author",
-"published", "language", "language_tag", "text", "word_count"} out, as the API answers
+"published", "language", "language_tag", "text", "word_count", "warning", "page_type"} out, as the API answers
 ("language" is the base language, "en"; "language_tag" as the page declares it, "en-US").
 With "html" the page is not fetched.
 

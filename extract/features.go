@@ -1,0 +1,589 @@
+package extract
+
+import (
+	"math"
+	"slices"
+
+	"github.com/textanalysis/go-textanalysis/extract/internal/blockmodel"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"golang.org/x/net/html"
+	"golang.org/x/net/html/atom"
+)
+
+// The learned classifier sees every block of the page (an all-mode
+// extraction) through the features below. Names and order are the
+// model's contract: blockmodel.Load checks them.
+
+// Element flags inherited by every block below the element.
+const (
+	inNav = 1 << iota
+	inAside
+	inFooter
+	inHeader
+	inMain
+	inArticle
+	inForm
+	inLi
+	inTable
+	inQuote
+	inRole
+	inTop    // the container the rules chose
+	inPre    // preformatted text (code)
+	inDl     // a definition list
+	inLead   // a class naming a lead
+	inBodyIP // itemprop articleBody
+	numFlags = iota
+)
+
+var flagNames = []string{"in_nav", "in_aside", "in_footer", "in_header", "in_main", "in_article", "in_form",
+	"in_li", "in_table", "in_quote", "in_role", "in_top", "in_pre", "in_dl", "in_lead", "in_articlebody"}
+
+// Groups of class and id words; a block gets, per group, how many of its
+// ancestors name one.
+var classGroups = []struct {
+	name  string
+	words []string
+}{
+	{"comment", []string{"comment", "comments", "commentlist", "disqus", "respond", "replies", "reply", "discussion"}},
+	{"social", []string{"share", "shares", "sharing", "sharebar", "social", "sociallinks", "socials", "follow"}},
+	{"related", []string{"related", "recommended", "recommendations", "recommendation", "outbrain", "taboola", "trending", "popular", "mostread", "more", "readmore"}},
+	{"nav", []string{"nav", "navbar", "navigation", "menu", "breadcrumb", "breadcrumbs", "pagination", "pager", "toc", "skiplink"}},
+	{"sidebar", []string{"sidebar", "aside", "widget", "widgets", "rail", "supplemental", "extra"}},
+	{"footer", []string{"footer", "copyright", "legal", "bottom"}},
+	{"header", []string{"header", "masthead", "banner", "topbar", "hero", "title", "heading", "headline"}},
+	{"ad", []string{"ad", "ads", "advert", "adverts", "advertisement", "advertising", "adsense", "dfp", "sponsor", "sponsored", "promo", "promotion"}},
+	{"meta", []string{"meta", "metadata", "byline", "dateline", "timestamp", "author", "date", "time", "tags", "tagcloud", "categories", "topics", "info"}},
+	{"caption", []string{"caption", "credit", "credits", "figure", "figcaption", "gallery", "slideshow", "carousel", "video", "player", "image", "img", "photo", "thumbnail", "thumb"}},
+	{"popup", []string{"cookie", "cookies", "consent", "gdpr", "popup", "modal", "newsletter", "subscribe", "subscription", "signup", "login", "signin", "form", "search"}},
+	{"content", []string{"article", "articles", "body", "content", "contents", "entry", "main", "page", "text", "blog", "story", "prose", "richtext", "articlebody", "postbody", "maincontent", "storybody", "single", "markdown", "rte", "wysiwyg"}},
+	{"product", []string{"product", "price", "description", "detail", "details", "spec", "specs", "specification", "specifications", "features", "feature", "summary", "overview"}},
+	{"list", []string{"list", "item", "items", "card", "cards", "grid", "tile", "tiles", "results", "result", "listing", "collection", "row", "col", "column"}},
+	{"forum", []string{"post", "posts", "message", "messages", "thread", "topic", "forum", "answer", "answers", "question", "bbcode", "quote"}},
+	{"docs", []string{"doc", "docs", "documentation", "api", "code", "highlight", "section", "sect", "refsect", "chapter"}},
+}
+
+var classGroupOf = func() map[string]uint32 {
+	m := map[string]uint32{}
+	for g, cg := range classGroups {
+		for _, w := range cg.words {
+			m[w] |= 1 << g
+		}
+	}
+	return m
+}()
+
+// nodeCtx is what a block inherits from its ancestors.
+type nodeCtx struct {
+	flags    uint32
+	groups   [16]uint8 // ancestors naming each class group (capped)
+	strong   uint8     // ancestors whose class the rules call boilerplate
+	pos      uint8     // ancestors with a positive class word
+	depth    uint16
+	nChild   int32 // element children (entered by the walk)
+	sameCls  int32 // siblings (children of the parent) with the same tag and class
+	dropDist uint16
+}
+
+// Indexes of features that decoding looks at.
+var (
+	fRuleKept      = featureIndex("rule_kept")
+	fLogChars      = featureIndex("log_chars")
+	fDropped       = featureIndex("dropped")
+	fBoilerplate   = featureIndex("boilerplate_line")
+	fCallToAction  = featureIndex("call_to_action")
+	fPictureCredit = featureIndex("picture_credit")
+	fRuleFilter    = featureIndex("rule_filter")
+	fWindow10      = featureIndex("rule_window10")
+	fInTop         = featureIndex("in_top")
+	fPageRule      = featureIndex("page_rule_share")
+)
+
+func featureIndex(name string) int {
+	for i, n := range featureNames {
+		if n == name {
+			return i
+		}
+	}
+	panic("extract: no feature " + name)
+}
+
+// featureNames lists the features, in order.
+var featureNames = func() []string {
+	n := []string{"log_chars", "link_density", "commas_per_word", "heading_level", "tag", "depth", "dropped", "rule_kept",
+		"pos_block", "pos_chars", "strong_anc", "pos_anc",
+		"parent_share", "parent_links", "gparent_share", "gparent_links", "ggparent_share", "ggparent_links",
+		"log_parent_children", "log_same_class",
+		"ends_sentence", "digit_share", "letter_share", "log_words", "mean_word_len", "boilerplate_line", "call_to_action",
+		"picture_credit", "same_title", "starts_upper", "separators", "upper_share", "question",
+		"prev_log_chars", "prev_links", "prev_rule", "next_log_chars", "next_links", "next_rule",
+		"rule_window3", "rule_window10", "links_window3", "heading_next_rule",
+		"page_log_chars", "page_log_blocks", "page_rule_share", "page_links", "page_rule_blocks",
+		"top_share", "depth_vs_top", "rule_filter"}
+	n = append(n, flagNames...)
+	for _, g := range classGroups {
+		n = append(n, "cls_"+g.name)
+	}
+	numBase = len(n)
+	for _, t := range blockmodel.PageTypes {
+		n = append(n, "type_"+t)
+	}
+	return n
+}()
+
+// numBase is the number of block features proper; the last features of a
+// row are the page-type probabilities (blockmodel.PageTypes order), which
+// the page-type models compute from the block features.
+var numBase int
+
+// blockFeatures computes the feature vectors of the blocks of an all-mode
+// extraction e; rule are the blocks the hand rules chose (from any pass:
+// they are matched by owner and text) and top their container. The
+// result is one row of len(featureNames) per block, in one slice. The
+// cost is linear in the page: ancestors are summed top-down once.
+func blockFeatures(e *extraction, rule []*block, top *html.Node, title string) []float32 {
+	nf := len(featureNames)
+	nb := len(e.blocks)
+	out := make([]float32, nb*nf)
+	if nb == 0 {
+		return out
+	}
+	// Inherited context, parents before children (e.order).
+	ctx := make(map[*html.Node]*nodeCtx, len(e.order))
+	ctxs := make([]nodeCtx, len(e.order))
+	type clsKey struct {
+		parent *html.Node
+		tag    atom.Atom
+		class  string
+	}
+	sameCls := map[clsKey]int32{}
+	for i, n := range e.order {
+		c := &ctxs[i]
+		if p := ctx[n.Parent]; p != nil && n != e.body {
+			*c = *p
+			c.depth++
+			c.nChild, c.sameCls = 0, 0
+			p.nChild++
+			if c.dropDist < 1000 {
+				c.dropDist++
+			}
+		} else {
+			c.dropDist = 1000
+		}
+		ctx[n] = c
+		switch n.DataAtom {
+		case atom.Nav:
+			c.flags |= inNav
+		case atom.Aside:
+			c.flags |= inAside
+		case atom.Footer:
+			c.flags |= inFooter
+		case atom.Header:
+			c.flags |= inHeader
+		case atom.Main:
+			c.flags |= inMain
+		case atom.Article:
+			c.flags |= inArticle
+		case atom.Form:
+			c.flags |= inForm
+		case atom.Li:
+			c.flags |= inLi
+		case atom.Table:
+			c.flags |= inTable
+		case atom.Blockquote:
+			c.flags |= inQuote
+		case atom.Pre, atom.Code:
+			c.flags |= inPre
+		case atom.Dl:
+			c.flags |= inDl
+		}
+		if n == top {
+			c.flags |= inTop
+		}
+		if len(n.Attr) == 0 {
+			continue
+		}
+		if furnitureRole(n) {
+			c.flags |= inRole
+		}
+		var v wordVerdict
+		var groups uint32
+		class := ""
+		for _, a := range n.Attr {
+			switch {
+			case a.Namespace != "":
+			case a.Key == "class" || a.Key == "id":
+				if a.Key == "class" {
+					class = a.Val
+				}
+				v.scan(a.Val)
+				groups |= classGroups32(a.Val)
+			case a.Key == "itemprop" && strings.Contains(a.Val, "articleBody"):
+				c.flags |= inBodyIP
+			}
+		}
+		if v.strong || v.weak && !v.pos {
+			c.strong = min(c.strong+1, 20)
+			c.dropDist = 0
+		}
+		if v.pos {
+			c.pos = min(c.pos+1, 20)
+		}
+		if v.lead {
+			c.flags |= inLead
+		}
+		for g := range classGroups {
+			if groups&(1<<g) != 0 && c.groups[g] < 20 {
+				c.groups[g]++
+			}
+		}
+		if class != "" && n.Parent != nil {
+			sameCls[clsKey{n.Parent, n.DataAtom, class}]++
+		}
+	}
+	for i, n := range e.order {
+		if n.Parent == nil || len(n.Attr) == 0 {
+			continue
+		}
+		if class := attr(n, "class"); class != "" {
+			ctxs[i].sameCls = sameCls[clsKey{n.Parent, n.DataAtom, class}]
+		}
+	}
+
+	// Which blocks the rules kept.
+	// (Keyed by owner, texts compared on a hit: hashing every block's
+	// text would cost more.)
+	kept := make(map[*html.Node][]string, len(rule))
+	ruleChars := 0
+	for _, b := range rule {
+		kept[b.owner] = append(kept[b.owner], b.text)
+		ruleChars += b.chars
+	}
+	isRule := make([]float32, nb)
+	total, links := 0, 0
+	for i := range e.blocks {
+		b := &e.blocks[i]
+		if texts, ok := kept[b.owner]; ok && slices.Contains(texts, b.text) {
+			isRule[i] = 1
+		}
+		total += b.chars
+		links += b.linkChars
+	}
+	ft := float64(max(total, 1))
+	topChars, topDepth := 0.0, 0.0
+	if top != nil {
+		if st := e.stats[top]; st != nil {
+			topChars = float64(st.chars)
+		}
+		if c := ctx[top]; c != nil {
+			topDepth = float64(c.depth)
+		}
+	}
+	// Prefix sums for the windows.
+	ruleSum := make([]float32, nb+1)
+	linkSum := make([]float64, nb+1)
+	for i := range e.blocks {
+		ruleSum[i+1] = ruleSum[i] + isRule[i]
+		linkSum[i+1] = linkSum[i] + float64(e.blocks[i].linkChars)/float64(max(e.blocks[i].chars, 1))
+	}
+	window := func(s []float32, i, w int) float32 {
+		lo, hi := max(0, i-w), min(nb, i+w+1)
+		return (s[hi] - s[lo]) / float32(hi-lo)
+	}
+	share := func(n *html.Node) (float32, float32) {
+		if n == nil {
+			return 0, 0
+		}
+		st := e.stats[n]
+		if st == nil || st.chars == 0 {
+			return 0, 0
+		}
+		return float32(float64(st.chars) / ft), float32(linkDensity(st))
+	}
+	logc := func(n int) float32 { return float32(math.Log1p(float64(n))) }
+	pageLog := logc(total)
+	pageBlocks := logc(nb)
+	pageRule := float32(float64(ruleChars) / ft)
+	pageLinks := float32(float64(links) / ft)
+	pageRuleBlocks := logc(len(rule))
+	before := 0
+	for i := range e.blocks {
+		b := &e.blocks[i]
+		x := out[i*nf : (i+1)*nf]
+		c := ctx[b.owner]
+		if c == nil {
+			c = &nodeCtx{}
+		}
+		ld := float32(b.linkChars) / float32(max(b.chars, 1))
+		st := textStats(b.text)
+		k := 0
+		put := func(v float32) { x[k] = v; k++ }
+		put(logc(b.chars))
+		put(ld)
+		put(float32(b.commas) / float32(max(st.words, 1)))
+		put(float32(headingLevel(b.owner.DataAtom)))
+		put(float32(tagCode(b.owner.DataAtom)))
+		put(float32(c.depth))
+		put(b2f(b.dropped))
+		put(isRule[i])
+		put(float32(i) / float32(nb))
+		put(float32(float64(before) / ft))
+		put(float32(c.strong))
+		put(float32(c.pos))
+		p := b.owner.Parent
+		if b.owner == e.body {
+			p = nil
+		}
+		s, l := share(p)
+		put(s)
+		put(l)
+		var gp, ggp *html.Node
+		if p != nil && p != e.body {
+			gp = p.Parent
+			if gp != nil && gp != e.body {
+				ggp = gp.Parent
+			}
+		}
+		s, l = share(gp)
+		put(s)
+		put(l)
+		s, l = share(ggp)
+		put(s)
+		put(l)
+		if pc := ctx[p]; pc != nil {
+			put(logc(int(pc.nChild)))
+		} else {
+			put(0)
+		}
+		put(logc(int(c.sameCls)))
+		put(b2f(st.endsSentence))
+		put(float32(st.digits) / float32(max(st.runes, 1)))
+		put(float32(st.letters) / float32(max(st.runes, 1)))
+		put(logc(st.words))
+		put(float32(st.letters) / float32(max(st.words, 1)))
+		short := b.chars < 300
+		lower := ""
+		if short {
+			lower = strings.ToLower(b.text)
+		}
+		bp := b.chars < 120 && boilerplateLine(b.text)
+		cta := short && callToAction(lower)
+		pc := short && pictureCredit(lower)
+		put(b2f(bp))
+		put(b2f(cta))
+		put(b2f(pc))
+		put(b2f(title != "" && short && (sameText(b.text, title) || strings.Contains(title, b.text) && b.chars > 15)))
+		put(b2f(st.startsUpper))
+		put(float32(st.separators))
+		put(float32(st.upper) / float32(max(st.letters, 1)))
+		put(b2f(st.question))
+		if i > 0 {
+			pb := &e.blocks[i-1]
+			put(logc(pb.chars))
+			put(float32(pb.linkChars) / float32(max(pb.chars, 1)))
+			put(isRule[i-1])
+		} else {
+			put(0)
+			put(0)
+			put(0)
+		}
+		if i+1 < nb {
+			nb1 := &e.blocks[i+1]
+			put(logc(nb1.chars))
+			put(float32(nb1.linkChars) / float32(max(nb1.chars, 1)))
+			put(isRule[i+1])
+		} else {
+			put(0)
+			put(0)
+			put(0)
+		}
+		put(window(ruleSum, i, 3))
+		put(window(ruleSum, i, 10))
+		lo, hi := max(0, i-3), min(nb, i+4)
+		put(float32((linkSum[hi] - linkSum[lo]) / float64(hi-lo)))
+		// A heading followed by kept text heads a kept section.
+		hn := float32(0)
+		if b.heading {
+			for j := i + 1; j < nb && j <= i+3; j++ {
+				if !e.blocks[j].heading {
+					hn = isRule[j]
+					break
+				}
+			}
+		}
+		put(hn)
+		put(pageLog)
+		put(pageBlocks)
+		put(pageRule)
+		put(pageLinks)
+		put(pageRuleBlocks)
+		put(float32(topChars / ft))
+		put(float32(float64(c.depth) - topDepth))
+		// keepBlock's verdict, from the tests already made above.
+		ldf := float64(b.linkChars) / float64(b.chars)
+		ruleDrop := b.owner.DataAtom == atom.H1 || ldf > 0.8 || ldf > 0.5 && b.chars < linkLongBlock ||
+			title != "" && b.chars < 300 && sameText(b.text, title) || bp ||
+			b.chars < 40 && float64(st.letters)/float64(max(st.runes, 1)) < 0.5 ||
+			short && (creditLine(lower) || b.chars < 200 && pc || b.chars < 250 && cta)
+		put(b2f(ruleDrop))
+		for f := 0; f < numFlags; f++ {
+			put(b2f(c.flags&(1<<f) != 0))
+		}
+		for g := range classGroups {
+			put(float32(c.groups[g]))
+		}
+		// The page-type probabilities come later (setTypes).
+		before += b.chars
+	}
+	return out
+}
+
+// classGroups32 returns the class groups named by the words of s.
+func classGroups32(s string) uint32 {
+	var g uint32
+	start := -1
+	var buf [32]byte
+	emit := func(w string) {
+		if len(w) > 32 {
+			return
+		}
+		n := 0
+		for i := 0; i < len(w); i++ {
+			c := w[i]
+			if c >= 'A' && c <= 'Z' {
+				c += 'a' - 'A'
+			}
+			buf[n] = c
+			n++
+		}
+		g |= classGroupOf[string(buf[:n])]
+	}
+	for i := 0; i <= len(s); i++ {
+		letter := i < len(s) && (s[i] >= 'a' && s[i] <= 'z' || s[i] >= 'A' && s[i] <= 'Z')
+		// Split at case changes too: "commentList".
+		if letter && start >= 0 && s[i] >= 'A' && s[i] <= 'Z' && s[i-1] >= 'a' && s[i-1] <= 'z' {
+			emit(s[start:i])
+			start = i
+			continue
+		}
+		if letter {
+			if start < 0 {
+				start = i
+			}
+			continue
+		}
+		if start >= 0 {
+			emit(s[start:i])
+			start = -1
+		}
+	}
+	return g
+}
+
+func b2f(b bool) float32 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+func headingLevel(a atom.Atom) int {
+	switch a {
+	case atom.H1:
+		return 1
+	case atom.H2:
+		return 2
+	case atom.H3:
+		return 3
+	case atom.H4:
+		return 4
+	case atom.H5:
+		return 5
+	case atom.H6:
+		return 6
+	}
+	return 0
+}
+
+func tagCode(a atom.Atom) int {
+	switch a {
+	case atom.P:
+		return 1
+	case atom.Li:
+		return 2
+	case atom.Td, atom.Th, atom.Tr, atom.Table, atom.Tbody, atom.Thead, atom.Tfoot, atom.Caption:
+		return 3
+	case atom.Div:
+		return 4
+	case atom.H1, atom.H2, atom.H3, atom.H4, atom.H5, atom.H6:
+		return 5
+	case atom.Pre:
+		return 6
+	case atom.Blockquote:
+		return 7
+	case atom.Dt, atom.Dd, atom.Dl:
+		return 8
+	case atom.Section, atom.Article, atom.Main:
+		return 9
+	case atom.Body:
+		return 11
+	case atom.Ul, atom.Ol:
+		return 12
+	case atom.Form, atom.Fieldset, atom.Legend:
+		return 13
+	case atom.Summary, atom.Details:
+		return 14
+	}
+	return 10
+}
+
+// blockText are character counts of a block's text.
+type blockText struct {
+	runes, letters, digits, upper, words, separators int
+	endsSentence, startsUpper, question              bool
+}
+
+func textStats(s string) blockText {
+	var t blockText
+	in := false
+	first := true
+	for _, r := range s {
+		if unicode.IsSpace(r) {
+			in = false
+			continue
+		}
+		t.runes++
+		switch {
+		case unicode.IsLetter(r):
+			t.letters++
+			if first {
+				t.startsUpper = unicode.IsUpper(r)
+			}
+			if unicode.IsUpper(r) {
+				t.upper++
+			}
+			if !in {
+				t.words++
+				in = true
+			}
+		case unicode.IsDigit(r):
+			t.digits++
+			if !in {
+				t.words++
+				in = true
+			}
+		case r == '|' || r == '·' || r == '•' || r == '»' || r == '›' || r == '/':
+			t.separators++
+			in = false
+		default:
+			in = false
+		}
+		first = false
+	}
+	r, _ := utf8.DecodeLastRuneInString(strings.TrimRight(s, " )\"'”’»"))
+	t.endsSentence = strings.ContainsRune(".!?…:。！？", r)
+	t.question = r == '?'
+	return t
+}

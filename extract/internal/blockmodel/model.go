@@ -1,0 +1,302 @@
+package blockmodel
+
+import (
+	"context"
+	_ "embed"
+	"encoding/json"
+	"fmt"
+	"math"
+	"slices"
+	"sync"
+)
+
+// A Tree is one regression tree in flat arrays: node i splits on feature
+// Feat[i] (x < Thr[i] goes to Left[i], else Right[i]); a node with Feat[i]
+// < 0 is a leaf whose value is Val[i].
+type Tree struct {
+	Feat  []int16   `json:"f"`
+	Thr   []float32 `json:"t"`
+	Left  []int32   `json:"l"`
+	Right []int32   `json:"r"`
+	Val   []float32 `json:"v"`
+}
+
+// eval returns the tree's value for x.
+func (t *Tree) eval(x []float32) float32 {
+	i := int32(0)
+	for {
+		f := t.Feat[i]
+		if f < 0 {
+			return t.Val[i]
+		}
+		if x[f] < t.Thr[i] {
+			i = t.Left[i]
+		} else {
+			i = t.Right[i]
+		}
+	}
+}
+
+// A Model is a sum of trees over a logistic link, with the decision
+// threshold chosen by cross-validation.
+type Model struct {
+	Features  []string `json:"features"`
+	Base      float32  `json:"base"`
+	Trees     []Tree   `json:"trees"`
+	Threshold float64  `json:"threshold"`
+	// AddThreshold, when above zero, is the threshold for the blocks the
+	// hand rules left out; Threshold is then for those they kept.
+	AddThreshold float64 `json:"add_threshold,omitempty"`
+	// Conditions on the blocks the hand rules left out, chosen by
+	// measurement: AddFilter drops those the rules' single-block filter
+	// drops (furniture lines, calls to action, credits); AddNear needs at
+	// least this share of kept blocks among the 21 around; AddShare lets
+	// blocks outside the rules' container in only when the rules' text is
+	// at most this share of the page's.
+	AddFilter bool    `json:"add_filter,omitempty"`
+	AddNear   float64 `json:"add_near,omitempty"`
+	AddShare  float64 `json:"add_share,omitempty"`
+	// AddVeto keeps out the blocks the rules left out that their text
+	// filters name as furniture (boilerplate lines, calls to action,
+	// picture credits).
+	AddVeto bool `json:"add_veto,omitempty"`
+	// ArticleVetoDropped keeps out, on article pages, the blocks the rules
+	// dropped for a boilerplate class or furniture element.
+	ArticleVetoDropped bool `json:"article_veto_dropped,omitempty"`
+	// Types are the page types and TypeModels their one-vs-rest models
+	// over PageVector; the first type is "article".
+	Types      []string `json:"types,omitempty"`
+	TypeModels []Model  `json:"type_models,omitempty"`
+	// On a page whose article probability (normalised over the types) is
+	// at least ArticleTau, the blocks the rules left out need ArticleAdd.
+	ArticleTau float64 `json:"article_tau,omitempty"`
+	ArticleAdd float64 `json:"article_add,omitempty"`
+	// Note says how the model was trained (data, folds, parameters).
+	Note string `json:"note,omitempty"`
+
+	flat  []node  // the trees, laid out by flatten
+	roots []int32 // where each tree starts in flat
+}
+
+// Prob returns the probability that the block with features x is main
+// content.
+func (m *Model) Prob(x []float32) float64 {
+	s := m.Base
+	if m.flat != nil {
+		nodes := m.flat
+		for _, root := range m.roots {
+			i := root
+			for {
+				n := &nodes[i]
+				if n.feat < 0 {
+					s += n.val
+					break
+				}
+				if x[n.feat] < n.thr {
+					i = n.left
+				} else {
+					i = n.right
+				}
+			}
+		}
+	} else {
+		for i := range m.Trees {
+			s += m.Trees[i].eval(x)
+		}
+	}
+	return 1 / (1 + math.Exp(-float64(s)))
+}
+
+// node is a tree node in the flat layout that Prob walks: all trees in
+// one slice, child indexes absolute.
+type node struct {
+	feat        int32
+	thr, val    float32
+	left, right int32
+}
+
+// flatten lays the trees out for Prob; Check must have passed.
+func (m *Model) flatten() {
+	m.flat, m.roots = nil, nil
+	for _, t := range m.Trees {
+		base := int32(len(m.flat))
+		m.roots = append(m.roots, base)
+		for i := range t.Feat {
+			m.flat = append(m.flat, node{feat: int32(t.Feat[i]), thr: t.Thr[i], val: t.Val[i], left: base + t.Left[i], right: base + t.Right[i]})
+		}
+	}
+	for i := range m.TypeModels {
+		m.TypeModels[i].flatten()
+	}
+}
+
+// Keep reports whether a block with probability p is main text; rule
+// says whether the hand rules kept it, and addThreshold (when above zero)
+// is the threshold for blocks they did not keep; vetoed says that the
+// rules' text filters name the block as furniture, droppedOnArticle that
+// the page is an article and the rules dropped the block for its class or
+// element; filtered, near, inTop and ruleShare
+// are the block's rule_filter, rule_window10, in_top and page_rule_share
+// features.
+func (m *Model) Keep(p, addThreshold float64, rule, filtered, vetoed, droppedOnArticle bool, near, inTop, ruleShare float32) bool {
+	if rule {
+		return p >= m.Threshold
+	}
+	if m.AddVeto && vetoed || m.ArticleVetoDropped && droppedOnArticle {
+		return false
+	}
+	if m.AddFilter && filtered || m.AddNear > 0 && float64(near) < m.AddNear ||
+		m.AddShare > 0 && inTop == 0 && float64(ruleShare) > m.AddShare {
+		return false
+	}
+	if addThreshold > 0 {
+		return p >= addThreshold
+	}
+	return p >= m.Threshold
+}
+
+// Check reports a model that does not fit the feature list: a wrong
+// count, or a tree that points outside its arrays or the features.
+func (m *Model) Check(features []string) error {
+	if len(m.Features) != len(features) {
+		return fmt.Errorf("blockmodel: model has %d features, extraction computes %d", len(m.Features), len(features))
+	}
+	for i, f := range features {
+		if m.Features[i] != f {
+			return fmt.Errorf("blockmodel: feature %d is %q in the model, %q in extraction", i, m.Features[i], f)
+		}
+	}
+	if err := checkTrees(m.Trees, len(features)); err != nil {
+		return err
+	}
+	if len(m.TypeModels) != len(m.Types) {
+		return fmt.Errorf("blockmodel: %d page types, %d type models", len(m.Types), len(m.TypeModels))
+	}
+	if len(m.Types) > 0 && !slices.Equal(m.Types, PageTypes) {
+		return fmt.Errorf("blockmodel: page types %v, want %v", m.Types, PageTypes)
+	}
+	for _, tm := range m.TypeModels {
+		if err := checkTrees(tm.Trees, 2*len(features)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func checkTrees(trees []Tree, nf int) error {
+	for k, t := range trees {
+		n := len(t.Feat)
+		if n == 0 || len(t.Thr) != n || len(t.Left) != n || len(t.Right) != n || len(t.Val) != n {
+			return fmt.Errorf("blockmodel: tree %d is malformed", k)
+		}
+		for i := 0; i < n; i++ {
+			if t.Feat[i] < 0 {
+				continue
+			}
+			// Children come after their parent, so evaluation always ends.
+			if int(t.Feat[i]) >= nf || t.Left[i] <= int32(i) || t.Right[i] <= int32(i) ||
+				int(t.Left[i]) >= n || int(t.Right[i]) >= n {
+				return fmt.Errorf("blockmodel: tree %d node %d is malformed", k, i)
+			}
+		}
+	}
+	return nil
+}
+
+//go:embed model.json
+var modelJSON []byte
+
+var (
+	loadOnce sync.Once
+	loaded   *Model
+	loadErr  error
+)
+
+// Load returns the embedded model, parsed once and checked against
+// features.
+func Load(features []string) (*Model, error) {
+	loadOnce.Do(func() {
+		var m Model
+		if err := json.Unmarshal(modelJSON, &m); err != nil {
+			loadErr = fmt.Errorf("blockmodel: %w", err)
+			return
+		}
+		if err := m.Check(features); err != nil {
+			loadErr = err
+			return
+		}
+		m.flatten()
+		loaded = &m
+	})
+	return loaded, loadErr
+}
+
+// A Block is one block of a page as extraction sees it, for training.
+type Block struct {
+	Text     string
+	Features []float32
+}
+
+// A PageView is what extraction computed for one page, for training.
+type PageView struct {
+	Title    string
+	Blocks   []Block
+	Features []string // the feature names, in order
+	RuleText string   // the text the hand rules chose
+}
+
+// View is set by package extract: it parses html (UTF-8) and returns its
+// blocks and their features. The training program calls it.
+var View func(ctx context.Context, html []byte) (*PageView, error)
+
+// PageTypes are the page types of the wcxb gold, in the models' order.
+var PageTypes = []string{"article", "collection", "documentation", "forum", "listing", "product", "service"}
+
+// TypeProbs returns the probability of each page type (PageTypes order,
+// normalised to sum 1) for the page vector v (PageVector), and the most
+// likely type.
+func (m *Model) TypeProbs(v []float32) ([]float64, string) {
+	ps := make([]float64, len(m.TypeModels))
+	if len(m.TypeModels) == 0 || len(v) == 0 {
+		return ps, ""
+	}
+	best, sum := 0, 0.0
+	for i := range m.TypeModels {
+		ps[i] = m.TypeModels[i].Prob(v)
+		sum += ps[i]
+		if ps[i] > ps[best] {
+			best = i
+		}
+	}
+	for i := range ps {
+		ps[i] /= max(sum, 1e-9)
+	}
+	return ps, m.Types[best]
+}
+
+// PageVector is a page's features for the page-type models: the mean of
+// each of the first nf block features over the blocks, and its mean
+// weighted by the blocks' characters (logChars is the index of the
+// log1p(chars) feature).
+func PageVector(x [][]float32, nf, logChars int) []float32 {
+	if len(x) == 0 {
+		return make([]float32, 2*nf)
+	}
+	v := make([]float32, 2*nf)
+	var tw float64
+	for _, r := range x {
+		w := math.Expm1(float64(r[logChars]))
+		tw += w
+		for f, val := range r[:nf] {
+			v[f] += val
+			v[nf+f] += float32(w * float64(val))
+		}
+	}
+	for f := 0; f < nf; f++ {
+		v[f] /= float32(len(x))
+		if tw > 0 {
+			v[nf+f] /= float32(tw)
+		}
+	}
+	return v
+}

@@ -1,0 +1,615 @@
+package main
+
+import (
+	"bytes"
+	"compress/gzip"
+	"context"
+	"encoding/gob"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"log"
+	"math"
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/textanalysis/go-textanalysis/extract"
+	"github.com/textanalysis/go-textanalysis/extract/internal/blockmodel"
+)
+
+var _ = extract.FromHTML // extract's init sets blockmodel.View
+
+// page is one gold page with its blocks.
+type page struct {
+	Set, ID, Type string
+	Gold          string
+	With, Without []string
+	Title         string
+	Texts         []string
+	X             [][]float32
+	RuleText      string
+}
+
+type goldItem struct {
+	ArticleBody *string  `json:"articleBody"`
+	PageType    string   `json:"page_type"`
+	With        []string `json:"with"`
+	Without     []string `json:"without"`
+}
+
+func loadSet(dir, name string) ([]*page, []string, error) {
+	b, err := os.ReadFile(filepath.Join(dir, "ground-truth.json"))
+	if err != nil {
+		return nil, nil, err
+	}
+	var gold map[string]goldItem
+	if err := json.Unmarshal(b, &gold); err != nil {
+		return nil, nil, err
+	}
+	ids := make([]string, 0, len(gold))
+	for id := range gold {
+		ids = append(ids, id)
+	}
+	sort.Strings(ids)
+	pages := make([]*page, len(ids))
+	var names []string
+	var mu sync.Mutex
+	var firstErr error
+	sem := make(chan struct{}, 2)
+	var wg sync.WaitGroup
+	for i, id := range ids {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer func() { <-sem; wg.Done() }()
+			g := gold[id]
+			raw, err := readGz(filepath.Join(dir, "html", id+".html.gz"))
+			if err != nil {
+				mu.Lock()
+				firstErr = err
+				mu.Unlock()
+				return
+			}
+			v, err := blockmodel.View(context.Background(), raw)
+			if err != nil {
+				log.Printf("%s/%s: %v", name, id, err)
+				v = &blockmodel.PageView{}
+			}
+			p := &page{Set: name, ID: id, Type: g.PageType, With: g.With, Without: g.Without, Title: v.Title, RuleText: v.RuleText}
+			if g.ArticleBody != nil {
+				p.Gold = *g.ArticleBody
+			}
+			for _, bl := range v.Blocks {
+				p.Texts = append(p.Texts, bl.Text)
+				p.X = append(p.X, bl.Features)
+			}
+			mu.Lock()
+			if v.Features != nil {
+				names = v.Features
+			}
+			mu.Unlock()
+			pages[i] = p
+		}()
+	}
+	wg.Wait()
+	return pages, names, firstErr
+}
+
+func readGz(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	z, err := gzip.NewReader(f)
+	if err != nil {
+		return nil, err
+	}
+	return io.ReadAll(z)
+}
+
+type corpus struct {
+	Names []string
+	Sets  map[string][]*page
+}
+
+func load(dataDir, cache string) (*corpus, error) {
+	if cache != "" {
+		if b, err := os.ReadFile(cache); err == nil {
+			var c corpus
+			if err := gob.NewDecoder(bytes.NewReader(b)).Decode(&c); err == nil {
+				log.Printf("features from %s", cache)
+				return &c, nil
+			}
+		}
+	}
+	c := &corpus{Sets: map[string][]*page{}}
+	for _, s := range []string{"wcxb", "readability", "scrapinghub", "trafilatura"} {
+		ps, names, err := loadSet(filepath.Join(dataDir, s), s)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", s, err)
+		}
+		c.Sets[s] = ps
+		if names != nil {
+			c.Names = names
+		}
+		log.Printf("%s: %d pages", s, len(ps))
+	}
+	if cache != "" {
+		var buf bytes.Buffer
+		if err := gob.NewEncoder(&buf).Encode(c); err != nil {
+			return nil, err
+		}
+		if err := os.WriteFile(cache, buf.Bytes(), 0o644); err != nil {
+			return nil, err
+		}
+	}
+	return c, nil
+}
+
+// labels returns, per block, the share of its word trigrams (bigrams,
+// words for shorter blocks) found in the gold text, and its weight: its
+// share of the page's tokens, so that each page weighs the same, as in
+// the metric.
+func labels(p *page) (y, w []float64) {
+	gt := lower(tokenize(p.Gold))
+	sets := [3]map[string]bool{{}, {}, {}}
+	for n := 1; n <= 3; n++ {
+		for i := 0; i+n <= len(gt); i++ {
+			sets[n-1][strings.Join(gt[i:i+n], " ")] = true
+		}
+	}
+	toks := make([][]string, len(p.Texts))
+	total := 0
+	for i, t := range p.Texts {
+		toks[i] = lower(tokenize(t))
+		total += len(toks[i])
+	}
+	y = make([]float64, len(p.Texts))
+	w = make([]float64, len(p.Texts))
+	if total == 0 {
+		return
+	}
+	for i, bt := range toks {
+		n := min(3, len(bt))
+		if n == 0 {
+			continue
+		}
+		hit, all := 0, 0
+		for j := 0; j+n <= len(bt); j++ {
+			all++
+			if sets[n-1][strings.Join(bt[j:j+n], " ")] {
+				hit++
+			}
+		}
+		y[i] = float64(hit) / float64(all)
+		w[i] = float64(len(bt)) / float64(total)
+	}
+	return
+}
+
+func lower(ts []string) []string {
+	for i, t := range ts {
+		ts[i] = strings.ToLower(t)
+	}
+	return ts
+}
+
+func main() {
+	dataDir := flag.String("data", "../shared/data/extract", "folder of the gold sets (wcxb, readability, scrapinghub, trafilatura)")
+	out := flag.String("out", "extract/internal/blockmodel/model.json", "where to write the model (empty: do not write)")
+	cache := flag.String("cache", "", "cache the page features in this file (delete it when the features change)")
+	folds := flag.Int("folds", 5, "cross-validation folds over the wcxb pages")
+	trees := flag.Int("trees", 200, "trees")
+	depth := flag.Int("depth", 4, "tree depth")
+	lr := flag.Float64("lr", 0.1, "learning rate")
+	rweight := flag.Float64("readability-weight", 0.3, "weight of a readability page (its gold is Readability.js's output) against a wcxb page")
+	seed := flag.Uint64("seed", 1, "random seed (row subsampling)")
+	skipCV := flag.Bool("skip-cv", false, "train the final model only")
+	addT := flag.Float64("add", 0.35, "threshold for the blocks the rules left out")
+	dropT := flag.Float64("drop", 0.35, "threshold for the blocks the rules kept (default: chosen by cross-validation)")
+	artTauF := flag.Float64("article-tau", 0.1, "article probability from which a page counts as an article")
+	artAddF := flag.Float64("article-add", 0.8, "on an article page, threshold for the blocks the rules left out")
+	vetoDroppedF := flag.Bool("veto-dropped", false, "on article pages, never add a block the rules dropped for its class or element")
+	vetoF := flag.Bool("veto", true, "never add a block the rules' text filters name as furniture")
+	grid := flag.Bool("grid", false, "print scores over a grid of the two thresholds (adding a block the rules left out, dropping one they kept)")
+	diag := flag.String("diag", "", "print, for the pages of this set, the blocks where the model and the rules disagree")
+	flag.Parse()
+	log.SetFlags(0)
+
+	c, err := load(*dataDir, *cache)
+	if err != nil {
+		log.Fatal(err)
+	}
+	p := params{trees: *trees, depth: *depth, lr: *lr, lambda: 1e-3, minHess: 1e-4, subsample: 0.7, seed: *seed}
+	wc, rd := c.Sets["wcxb"], c.Sets["readability"]
+	for i, n := range c.Names {
+		switch n {
+		case "page_log_chars":
+			idxPageLog = i
+		case "page_rule_share":
+			idxPageRule = i
+		case "rule_filter":
+			idxFilter = i
+		case "dropped":
+			idxDropped = i
+		case "boilerplate_line":
+			idxBP = i
+		case "call_to_action":
+			idxCTA = i
+		case "picture_credit":
+			idxPC = i
+		case "rule_window10":
+			idxWin10 = i
+		case "in_top":
+			idxTop = i
+		}
+	}
+
+	var edges [][]float32
+
+	build := func(train []*page) *data {
+		var rows [][]float32
+		var ys, ws []float64
+		for _, pg := range train {
+			y, w := labels(pg)
+			f := 1.0
+			if pg.Set == "readability" {
+				f = *rweight
+			}
+			for i := range w {
+				w[i] *= f
+			}
+			rows = append(rows, pg.X...)
+			ys = append(ys, y...)
+			ws = append(ws, w...)
+		}
+		return newData(rows, ys, ws, edges)
+	}
+
+	// Cross-validation: out-of-fold probabilities for every wcxb page.
+	oof := make([][]float64, len(wc))
+	nBase = slices.Index(c.Names, "type_article")
+	var pv [][]float32
+	for _, pg := range wc {
+		pv = append(pv, pageVec(pg))
+	}
+	pageEdges := makeEdges(pv, len(pv[0]))
+	pageNames := make([]string, len(pv[0]))
+	for i := range pageNames {
+		pageNames[i] = fmt.Sprintf("p%d", i)
+	}
+	// Page types first: out-of-fold probabilities for the wcxb pages, the
+	// final type models' for the others; they become block features.
+	typeOOF := make([][]float64, len(wc))
+	for k := 0; k < *folds; k++ {
+		var train []*page
+		for i, pg := range wc {
+			if i%*folds != k {
+				train = append(train, pg)
+			}
+		}
+		tm := fitTypes(train, pageEdges, pageNames, p.seed)
+		for i, pg := range wc {
+			if i%*folds == k {
+				typeOOF[i] = typeProbs(tm, pg)
+			}
+		}
+	}
+	tmFinal := fitTypes(wc, pageEdges, pageNames, p.seed)
+	right := 0
+	for i, pg := range wc {
+		setTypes(pg, typeOOF[i])
+		artProb[pg] = typeOOF[i][0]
+		if pageTypes[slices.Index(typeOOF[i], slices.Max(typeOOF[i]))] == pg.Type {
+			right++
+		}
+	}
+	fmt.Printf("page type, cross-validated: %d of %d right\n", right, len(wc))
+	for _, s := range []string{"readability", "scrapinghub", "trafilatura"} {
+		for _, pg := range c.Sets[s] {
+			tp := typeProbs(tmFinal, pg)
+			setTypes(pg, tp)
+			artProb[pg] = tp[0]
+		}
+	}
+	// All rows, for the bin edges (no labels involved), once the page
+	// types are in.
+	var all [][]float32
+	for _, ps := range [][]*page{wc, rd} {
+		for _, pg := range ps {
+			all = append(all, pg.X...)
+		}
+	}
+	edges = makeEdges(all, len(c.Names))
+	if !*skipCV {
+		for k := 0; k < *folds; k++ {
+			var train []*page
+			for i, pg := range wc {
+				if i%*folds != k {
+					train = append(train, pg)
+				}
+			}
+			train = append(train, rd...)
+			m := fit(build(train), p, c.Names)
+			for i, pg := range wc {
+				if i%*folds == k {
+					oof[i] = probs(m, pg)
+				}
+			}
+			log.Printf("fold %d done", k+1)
+		}
+		best, bestF := 0.5, -1.0
+		for t := 0.2; t <= 0.71; t += 0.05 {
+			f, pr, r := scoreSet(wc, oof, t)
+			log.Printf("cv threshold %.2f: F1 %.4f (P %.4f R %.4f)", t, f, pr, r)
+			if f > bestF {
+				best, bestF = t, f
+			}
+		}
+		fmt.Printf("cross-validated (%d folds by page) on wcxb, one threshold %.2f:\n", *folds, best)
+		report(wc, oof, best)
+		tAdd, artTau, artAdd, veto, vetoDropped = *addT, *artTauF, *artAddF, *vetoF, *vetoDroppedF
+		fmt.Printf("cross-validated (%d folds by page) on wcxb, as configured (drop %.2f add %.2f article-tau %.2f article-add %.2f veto %v):\n",
+			*folds, *dropT, *addT, *artTauF, *artAddF, *vetoF)
+		report(wc, oof, *dropT)
+		tAdd, artAdd, veto = 0, 0, false
+		p.threshold = best
+	}
+	m := fit(build(append(slices.Clone(wc), rd...)), p, c.Names)
+	m.Threshold = p.threshold
+	m.Types = pageTypes
+	m.TypeModels = tmFinal
+	m.Threshold, m.AddThreshold, m.ArticleTau, m.ArticleAdd, m.AddVeto = *dropT, *addT, *artTauF, *artAddF, *vetoF
+	m.ArticleVetoDropped = *vetoDroppedF
+	if m.Threshold == 0 {
+		m.Threshold = 0.5
+	}
+	m.Note = fmt.Sprintf("extract/internal/train: wcxb dev (%d pages) + readability (%d pages, weight %.2f); %d trees depth %d lr %.2f subsample %.1f seed %d; threshold by %d-fold CV on wcxb",
+		len(wc), len(rd), *rweight, p.trees, p.depth, p.lr, p.subsample, p.seed, *folds)
+	if *grid {
+		type gp struct {
+			ta, td, near, share float64
+			filter              bool
+		}
+		var gps []gp
+		for _, tau := range []float64{0.1, 0.15, 0.2} {
+			for _, aa := range []float64{0.8, 0.85} {
+				gps = append(gps, gp{ta: *addT, td: *dropT, near: tau, share: aa, filter: true})
+			}
+		}
+		for _, g := range gps {
+			{
+				ta, td := g.ta, g.td
+				tAdd, artTau, artAdd, veto, vetoDropped = g.ta, g.near, g.share, g.filter, *vetoDroppedF
+				f, pp, r := scoreSet(wc, oof, td)
+				sh := c.Sets["scrapinghub"]
+				shp := make([][]float64, len(sh))
+				for i, pg := range sh {
+					shp[i] = probs(m, pg)
+				}
+				f2, _, _ := scoreSet(sh, shp, td)
+				tr := c.Sets["trafilatura"]
+				var cnt [4]int
+				for _, pg := range tr {
+					a, b, cc, d := snippetCounts(pg.With, pg.Without, chosenText(pg, probs(m, pg), td))
+					cnt[0], cnt[1], cnt[2], cnt[3] = cnt[0]+a, cnt[1]+b, cnt[2]+cc, cnt[3]+d
+				}
+				f3 := 2 * float64(cnt[0]) / float64(2*cnt[0]+cnt[1]+cnt[2])
+				fmt.Printf("grid filter %v article tau %.2f add %.2f; add %.2f drop %.2f: wcxb cv %.4f (P %.4f R %.4f)  sh %.4f  snippets %.4f\n", g.filter, g.near, g.share, ta, td, f, pp, r, f2, f3)
+			}
+		}
+		tAdd, artAdd, veto, vetoDropped = 0, 0, false, false
+	}
+	tAdd, artTau, artAdd, veto, vetoDropped = *addT, *artTauF, *artAddF, *vetoF, *vetoDroppedF
+	for _, s := range []string{"scrapinghub", "trafilatura"} {
+		ps := c.Sets[s]
+		pr := make([][]float64, len(ps))
+		for i, pg := range ps {
+			pr[i] = probs(m, pg)
+		}
+		fmt.Printf("check set %s (final model, as configured):\n", s)
+		report(ps, pr, m.Threshold)
+	}
+	if *diag != "" {
+		diagnose(c.Sets[*diag], m)
+	}
+	if *out != "" {
+		b, err := json.Marshal(m)
+		if err != nil {
+			log.Fatal(err)
+		}
+		if err := os.WriteFile(*out, append(b, '\n'), 0o644); err != nil {
+			log.Fatal(err)
+		}
+		log.Printf("wrote %s (%d bytes)", *out, len(b)+1)
+	}
+}
+
+func probs(m *blockmodel.Model, pg *page) []float64 {
+	pr := make([]float64, len(pg.X))
+	for i, x := range pg.X {
+		pr[i] = m.Prob(x)
+	}
+	return pr
+}
+
+// ruleKept is the index of the rule_kept feature.
+var ruleKept = 7
+
+// tAdd is the threshold for blocks the rules left out (when set; else t).
+var tAdd float64
+
+// The gate: on a page where the rules found at least gateChars characters
+// making at least gateShare of the page's text, blocks the rules left out
+// need gateAdd.
+var (
+	gateChars, gateShare, gateAdd float64
+	idxPageLog, idxPageRule       = -1, -1
+)
+
+// Conditions on the blocks the rules left out: addFilter drops those the
+// rules' single-block filter drops; addNear needs rule_window10 >= it;
+// addShare lets out-of-container blocks in only when the rules' text is at
+// most this share of the page.
+var (
+	addFilter                   bool
+	addNear, addShare           float64
+	idxFilter, idxWin10, idxTop = -1, -1, -1
+)
+
+// veto keeps out the blocks the rules left out that their text filters
+// name as furniture: boilerplate lines, calls to action, picture credits.
+var (
+	vetoDropped          bool
+	veto                 bool
+	idxBP, idxCTA, idxPC = -1, -1, -1
+	idxDropped           = -1
+)
+
+func addOK(pg *page, i int) bool {
+	x := pg.X[i]
+	if veto && (x[idxBP] == 1 || x[idxCTA] == 1 || x[idxPC] == 1) {
+		return false
+	}
+	if addFilter && x[idxFilter] == 1 {
+		return false
+	}
+	if addNear > 0 && float64(x[idxWin10]) < addNear {
+		return false
+	}
+	if addShare > 0 && x[idxTop] == 0 && float64(x[idxPageRule]) > addShare {
+		return false
+	}
+	return true
+}
+
+// The page-type gate: a page whose article probability is at least
+// artTau takes artAdd as the threshold for blocks the rules left out.
+var (
+	artProb        = map[*page]float64{}
+	artTau, artAdd float64
+)
+
+func gated(pg *page) bool {
+	if gateAdd == 0 || len(pg.X) == 0 {
+		return false
+	}
+	x := pg.X[0]
+	total := math.Expm1(float64(x[idxPageLog]))
+	share := float64(x[idxPageRule])
+	return total*share >= gateChars && share >= gateShare
+}
+
+func chosenText(pg *page, pr []float64, t float64) string {
+	var parts []string
+	if artAdd >= 2 && artProb[pg] >= artTau {
+		for i := range pr {
+			if pg.X[i][ruleKept] == 1 {
+				parts = append(parts, pg.Texts[i])
+			}
+		}
+		return strings.Join(parts, "\n\n")
+	}
+	g := gated(pg)
+	for i, q := range pr {
+		th := t
+		if tAdd > 0 && pg.X[i][ruleKept] == 0 {
+			th = tAdd
+		}
+		if g && pg.X[i][ruleKept] == 0 {
+			th = gateAdd
+		}
+		if artAdd > 0 && artProb[pg] >= artTau && pg.X[i][ruleKept] == 0 {
+			th = artAdd
+		}
+		if vetoDropped && artAdd > 0 && artProb[pg] >= artTau && pg.X[i][ruleKept] == 0 && pg.X[i][idxDropped] == 1 {
+			continue
+		}
+		if pg.X[i][ruleKept] == 0 && !addOK(pg, i) {
+			continue
+		}
+		if q >= th {
+			parts = append(parts, pg.Texts[i])
+		}
+	}
+	return strings.Join(parts, "\n\n")
+}
+
+func scoreSet(ps []*page, pr [][]float64, t float64) (f, p, r float64) {
+	sc := make([]pageScore, len(ps))
+	for i, pg := range ps {
+		sc[i] = shingleScore(shingles(tokenize(pg.Gold), 4), chosenText(pg, pr[i], t))
+	}
+	return f1OfMeans(sc)
+}
+
+// report prints the scores of the model's text and the rules' text, by
+// page type for typed sets.
+func report(ps []*page, pr [][]float64, t float64) {
+	if len(ps) > 0 && ps[0].Set == "trafilatura" {
+		var m, r [4]int
+		for i, pg := range ps {
+			a, b, c, d := snippetCounts(pg.With, pg.Without, chosenText(pg, pr[i], t))
+			m[0], m[1], m[2], m[3] = m[0]+a, m[1]+b, m[2]+c, m[3]+d
+			a, b, c, d = snippetCounts(pg.With, pg.Without, pg.RuleText)
+			r[0], r[1], r[2], r[3] = r[0]+a, r[1]+b, r[2]+c, r[3]+d
+		}
+		f := func(c [4]int) float64 { return 2 * float64(c[0]) / float64(2*c[0]+c[1]+c[2]) }
+		fmt.Printf("  snippets F1: model %.4f, rules %.4f\n", f(m), f(r))
+		return
+	}
+	types := map[string][]int{"all": nil}
+	for i, pg := range ps {
+		types["all"] = append(types["all"], i)
+		if pg.Type != "" {
+			types[pg.Type] = append(types[pg.Type], i)
+		}
+	}
+	keys := make([]string, 0, len(types))
+	for k := range types {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	fmt.Printf("  %-14s %5s  %-22s  %-22s\n", "type", "pages", "model F1 (P/R)", "rules F1 (P/R)")
+	for _, k := range keys {
+		var ms, rs []pageScore
+		for _, i := range types[k] {
+			g := shingles(tokenize(ps[i].Gold), 4)
+			ms = append(ms, shingleScore(g, chosenText(ps[i], pr[i], t)))
+			rs = append(rs, shingleScore(g, ps[i].RuleText))
+		}
+		f, p, r := f1OfMeans(ms)
+		f2, p2, r2 := f1OfMeans(rs)
+		fmt.Printf("  %-14s %5d  %.3f (%.3f/%.3f)   %.3f (%.3f/%.3f)\n", k, len(types[k]), f, p, r, f2, p2, r2)
+	}
+}
+
+// diagnose prints the blocks the model keeps and the rules don't, and the
+// reverse, with the share of each block found in the gold.
+func diagnose(ps []*page, m *blockmodel.Model) {
+	ri := 0
+	for _, pg := range ps {
+		y, _ := labels(pg)
+		pr := probs(m, pg)
+		fmt.Printf("== %s %s %s\n", pg.Set, pg.ID, pg.Type)
+		for i, x := range pg.X {
+			rule := x[7] == 1
+			model := pr[i] >= m.Threshold
+			if rule == model {
+				continue
+			}
+			t := pg.Texts[i]
+			if len(t) > 120 {
+				t = t[:120]
+			}
+			fmt.Printf("  %s p=%.2f gold=%.2f %q\n", map[bool]string{true: "+model", false: "-model"}[model], pr[i], y[i], t)
+		}
+		ri++
+	}
+}
