@@ -21,6 +21,20 @@ func TestStem(t *testing.T) {
 	}
 }
 
+// Words and their other forms from the WordNet table stem alike.
+func TestStemLemmas(t *testing.T) {
+	require.Greater(t, len(lemmas()), 10000)
+	tests := [][2]string{
+		{"invasion", "invaded"}, {"production", "produces"}, {"better", "good"},
+		{"government", "governed"}, {"teacher", "teaching"}, {"mice", "mouse"},
+	}
+	for _, tt := range tests {
+		t.Run(tt[0], func(t *testing.T) {
+			assert.Equal(t, Stem(tt[1]), Stem(tt[0]))
+		})
+	}
+}
+
 func candTexts(d *Doc) map[string]bool {
 	out := map[string]bool{}
 	for _, c := range AllCandidates(d) {
