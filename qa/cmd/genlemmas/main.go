@@ -22,7 +22,14 @@ var nominal = []string{"tion", "sion", "ment", "ance", "ence", "ancy", "ency", "
 func main() {
 	dir := flag.String("wordnet", "/usr/share/wordnet", "WordNet dict directory")
 	out := flag.String("out", "qa/internal/core/lemmas.txt.gz", "table to write")
+	hypOut := flag.String("hypernyms", "qa/internal/core/hypernyms.txt.gz", "noun class table to write")
 	flag.Parse()
+	nh, err := writeHypernyms(*dir, *hypOut)
+	if err != nil {
+		log.Fatalf("genlemmas: %v", err)
+	}
+	st, _ := os.Stat(*hypOut)
+	log.Printf("wrote %s: %d nouns, %d bytes", *hypOut, nh, st.Size())
 	table := map[string]string{}
 	for _, f := range []string{"verb.exc", "noun.exc", "adj.exc"} {
 		if err := readExc(filepath.Join(*dir, f), table); err != nil {
@@ -57,7 +64,7 @@ func main() {
 	if err := f.Close(); err != nil {
 		log.Fatalf("genlemmas: %v", err)
 	}
-	st, _ := os.Stat(*out)
+	st, _ = os.Stat(*out)
 	log.Printf("wrote %s: %d entries (%d inflections, %d derived nouns), %d bytes", *out, len(keys), n, len(table)-n, st.Size())
 }
 

@@ -140,3 +140,24 @@ func TestModelRoundTrip(t *testing.T) {
 	_, err = Decode(strings.NewReader("not a model"))
 	assert.Error(t, err)
 }
+
+func TestIsA(t *testing.T) {
+	tests := []struct {
+		word, class string
+		known, is   bool
+	}{
+		{"ireland", "country", true, true},
+		{"catholicism", "religion", true, true},
+		{"continents", "landmass", true, true},
+		{"embroidery", "needlework", true, true},
+		{"storm", "country", true, false},
+		{"xqzzy", "country", false, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.word, func(t *testing.T) {
+			known, is := IsA(tt.word, Stem(tt.class))
+			assert.Equal(t, tt.known, known)
+			assert.Equal(t, tt.is, is)
+		})
+	}
+}

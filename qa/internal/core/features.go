@@ -200,6 +200,7 @@ func (c *Ctx) Features(cand Cand, buf []uint32) []uint32 {
 	f.lexical()
 	f.position()
 	f.answerType()
+	f.class()
 	return f.buf
 }
 
@@ -614,6 +615,26 @@ func (f *feat) answerType() {
 		f.add("atAgree", "w", f.W)
 	case qt != TOther:
 		f.add("atDisagree", qt, "sr", f.srank)
+	}
+}
+
+// class: whether the span's last word belongs, by WordNet, to the class
+// the question asks for ("what country": "Ireland" is one).
+func (f *feat) class() {
+	h := f.H
+	if h == "" || strings.HasPrefix(h, "v:") {
+		return
+	}
+	if _, after, ok := strings.Cut(h, "_of_"); ok {
+		h = after
+	}
+	known, is := IsA(f.last.Low, h)
+	switch {
+	case is:
+		f.add("isa", "w", f.W)
+		f.add("isa", "sr", f.srank)
+	case known:
+		f.add("notisa", "w", f.W)
 	}
 }
 
