@@ -65,3 +65,10 @@ func IsA(word, class string) (known, is bool) {
 	}
 	return true, strings.Contains(cs, " "+class+" ")
 }
+
+// LoadTables decodes the embedded WordNet tables (about 0.1 s), which are
+// otherwise decoded on first use.
+func LoadTables() {
+	lemmas()
+	classes()
+}
