@@ -29,7 +29,8 @@ type Ctx struct {
 	qTotal float64
 	wh, hd string
 	idf    func(string) float64
-	loose  int // tokens matched by prefix only
+	loose  int      // tokens matched by prefix only
+	terms  []string // the question's terms, sorted
 	// Names, when not nil, receives the name of every feature added.
 	Names *[]string
 }
@@ -41,8 +42,15 @@ func NewCtx(d *Doc, q *Question, idf func(string) float64) *Ctx {
 	c.match = make([]float64, n)
 	c.qpos = make([]int, n)
 	c.bigram = make([]bool, n)
-	for _, w := range q.Terms {
-		c.qTotal += w
+	// Terms in sorted order: float sums and feature lists must not depend
+	// on map order, or training is not reproducible to the byte.
+	c.terms = make([]string, 0, len(q.Terms))
+	for t := range q.Terms {
+		c.terms = append(c.terms, t)
+	}
+	sort.Strings(c.terms)
+	for _, t := range c.terms {
+		c.qTotal += q.Terms[t]
 	}
 	if c.qTotal == 0 {
 		c.qTotal = 1
@@ -592,7 +600,7 @@ func (f *feat) lexical() {
 	if f.first.Cap {
 		sig += "^"
 	}
-	for t := range f.c.Q.Terms {
+	for _, t := range f.c.terms {
 		f.add("qt", t, sig)
 	}
 	caps := 0
