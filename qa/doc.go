@@ -14,19 +14,24 @@
 // matched word, the wh-word and the noun it asks for ("which river")
 // against the span's kind, tags and head word, span length and position,
 // and the answer type the question asks for (when: a date; how much, what
-// price: an amount; who: a name) against the span's type. Words match by
-// a light stem plus a list of irregular and derived forms ("died" and
-// "death", "born" and "birth", "met" and "meet"); in a sentence that does
+// price: an amount; who: a name) against the span's type, and whether the
+// span's last word belongs, by WordNet's noun classes, to the class the
+// question asks for ("what country": Ireland). Words match by a light stem,
+// a list of irregular and derived forms ("died" and "death", "born" and
+// "birth", "met" and "meet") and WordNet's irregular inflections and nouns
+// derived from verbs ("invasion" and "invaded"); in a sentence that does
 // not name the question's subject, a pronoun ("she", "they") stands for
 // the last name of the question met before it.
-// The weights (about 780,000, 1.9 MB compressed) are trained by
-// qa/cmd/trainqa on 16,620 SQuAD-style Wikipedia questions and embedded.
+// The weights (about 774,000, 1.9 MB compressed) are trained by
+// qa/cmd/trainqa on 16,620 SQuAD-style Wikipedia questions and embedded,
+// with the two WordNet tables (1 MB compressed) that qa/cmd/genlemmas
+// writes.
 //
 // What to expect: on half of the SQuAD v1.1 dev set (never trained on) it
-// gives the exact answer for 45% of questions, token F1 54.6 — a little
+// gives the exact answer for 46% of questions, token F1 55.6 — a little
 // better than the SQuAD paper's logistic regression, far below neural
-// readers (80+). By question: when 68% exact, how many 69%, who 55%,
-// where 47%, what 39%, how 25% (F1 40), why 23% (F1 54). It does best when the answer is a
+// readers (80+). By question: when 69% exact, how many 69%, who 55%,
+// where 46%, what 40%, how 28% (F1 43), why 27% (F1 55). It does best when the answer is a
 // date, number or name in a sentence that repeats the question's words; it
 // is weak on why and how questions, on answers that are clauses rather
 // than noun phrases, on questions that paraphrase the text, and on
@@ -35,8 +40,8 @@
 // right; above 0.5 three answers in four are exactly right.
 //
 // Build one [Reader] per process and share it: [New] decodes the embedded
-// model (a fraction of a second, about 10 MB of memory) and loads the
-// tagger. [Reader.Answer] takes one to three milliseconds for a paragraph
+// model and its WordNet tables (half a second with the tagger, about 25 MB
+// of memory) and loads the tagger. [Reader.Answer] takes one to three milliseconds for a paragraph
 // on one core, most of it tagging, and about ten for a whole article; a
 // Reader keeps the last few tagged passages, so further questions on the
 // same text cost a fraction of that. It is safe for concurrent use.

@@ -208,6 +208,7 @@ func New(opts Options) (*Reader, error) {
 	if err := nlp.Load(); err != nil {
 		return nil, fmt.Errorf("qa: %w", err)
 	}
+	core.LoadTables()
 	cs := opts.CacheSize
 	if cs == 0 {
 		cs = DefaultCacheSize

@@ -272,6 +272,13 @@ func TestAnswerClasses(t *testing.T) {
 			"The museum, with 12 rooms and 400 paintings, opened in March 1904.", "March 1904"},
 		{"who is a name", "Who designed the museum?",
 			"The museum, with 12 rooms, was designed in 1902 by Karl Aspen.", "Karl Aspen"},
+		// Clause answers for why and how; the class the question asks for.
+		{"why: a reason clause", "Why did the ferry stop running?",
+			"The ferry ran for forty years. It stopped running in 1962 because the new bridge had opened.", "the new bridge had opened"},
+		{"how: a manner clause", "How was the pest brought under control?",
+			"The pest spread quickly in the 1980s. It was brought under control by introducing a predator from Asia.", "introducing a predator from Asia"},
+		{"what country: a country", "What country did the army invade in 1169?",
+			"In 1169 the army landed at Bannow Bay and invaded Ireland with a small force.", "Ireland"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -15,11 +15,7 @@ import (
 // explain prints the best candidates of a question over a text file and
 // the heaviest features of the top two, to see why the model chose.
 func explain(w io.Writer, modelPath, question, contextPath string) error {
-	mb, err := os.ReadFile(modelPath)
-	if err != nil {
-		return err
-	}
-	m, err := core.Decode(bytes.NewReader(mb))
+	m, err := readModel(modelPath)
 	if err != nil {
 		return err
 	}
@@ -62,4 +58,12 @@ func explain(w io.Writer, modelPath, question, contextPath string) error {
 		}
 	}
 	return nil
+}
+
+func readModel(path string) (*core.Model, error) {
+	mb, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	return core.Decode(bytes.NewReader(mb))
 }

@@ -89,11 +89,25 @@ func main() {
 	grid := flag.String("grid", "", "try settings lr,l2;lr,l2;... on -dev and write no model")
 	explainQ := flag.String("explain", "", "print why the model at -out ranks the candidates of this question over the text file -context as it does, and exit")
 	explainC := flag.String("context", "", "text file for -explain")
+	analyzeN := flag.Int("analyze", -1, "with -dev: print the misses of the model at -out by question type and class (no candidate, wrong sentence, wrong span) with this many examples of each, and exit")
+	analyzeShow := flag.String("analyze-types", "why,how", "question types whose misses -analyze shows")
 	flag.Parse()
 	if *explainQ != "" {
 		if err := explain(os.Stdout, *out, *explainQ, *explainC); err != nil {
 			log.Fatalf("trainqa: %v", err)
 		}
+		return
+	}
+	if *analyzeN >= 0 {
+		m, err := readModel(*out)
+		if err != nil {
+			log.Fatalf("trainqa: %v", err)
+		}
+		s, err := load(*devPath)
+		if err != nil {
+			log.Fatalf("trainqa: %v", err)
+		}
+		analyze(os.Stdout, m, prepare(s, m), *analyzeN, *analyzeShow)
 		return
 	}
 	if *trainPath == "" {

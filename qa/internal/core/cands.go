@@ -475,19 +475,29 @@ func verbCands(cs *candSet, nps []span) {
 var clauseMarkers = [][]string{
 	{"because", "of"}, {"because"}, {"due", "to"}, {"owing", "to"}, {"thanks", "to"},
 	{"as", "a", "result", "of"}, {"in", "order", "to"}, {"so", "as", "to"}, {"so", "that"},
-	{"in", "order", "that"},
+	{"in", "order", "that"}, {"in", "response", "to"}, {"in", "an", "effort", "to"},
+	{"for", "fear", "of"}, {"since"},
 }
+
+// clauseBreaks end a clause early: the clause is also a candidate without
+// what follows them.
+var clauseBreaks = wordSet("and but while which who whereas although though so")
 
 // clauseCands adds reason and manner clauses for why and how questions:
 // after a marker ("because", "due to", "in order to"), "to" + verb
-// (purpose) and "by" + verb-ing (manner), each ending at the next comma,
-// semicolon, colon or the end of the sentence, at most maxClauseToks
-// tokens.
+// (purpose) and "by" + a verb-ing or a common noun phrase (manner). Each
+// ends at the next comma, semicolon, colon or the end of the sentence, and
+// also before a conjunction or relative word inside it ("and", "which")
+// and at the stop after one comma; at most maxClauseToks tokens.
 func clauseCands(cs *candSet) {
 	T, to := cs.T, cs.to
+	stop := func(e int) bool {
+		x := T[e].Text
+		return x == "," || x == ";" || x == ":" || x == "." || x == "("
+	}
 	end := func(s int) int {
 		e := s
-		for e < to && T[e].Text != "," && T[e].Text != ";" && T[e].Text != ":" && T[e].Text != "." && T[e].Text != "(" {
+		for e < to && !stop(e) {
 			e++
 		}
 		return e
@@ -512,15 +522,32 @@ func clauseCands(cs *candSet) {
 		}
 		switch {
 		case n == 0 && (T[i].Low == "to" && i+1 < to && T[i+1].Tag == "VB" ||
-			T[i].Low == "by" && i+1 < to && T[i+1].Tag == "VBG"):
+			T[i].Low == "by" && i+1 < to && (T[i+1].Tag == "VBG" || T[i+1].Tag == "NN" || T[i+1].Tag == "NNS" ||
+				isAdj(T[i+1].Tag) || T[i+1].Tag == "DT")):
 			n = 1
 		case n == 0:
 			continue
 		}
-		e := end(i + n)
-		if e > i+n {
+		s := i + n
+		e := end(s)
+		if e <= s {
+			continue
+		}
+		ends := []int{e}
+		for j := s + 1; j < e; j++ {
+			if clauseBreaks[T[j].Low] {
+				ends = append(ends, j)
+				break
+			}
+		}
+		if e < to && T[e].Text == "," && e+1 < to {
+			if e2 := end(e + 1); e2 > e+1 {
+				ends = append(ends, e2)
+			}
+		}
+		for _, e := range ends {
 			cs.addUpTo(i, e, KClause, maxClauseToks)
-			cs.addUpTo(i+n, e, KClause, maxClauseToks)
+			cs.addUpTo(s, e, KClause, maxClauseToks)
 		}
 	}
 }

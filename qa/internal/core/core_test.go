@@ -21,6 +21,20 @@ func TestStem(t *testing.T) {
 	}
 }
 
+// Words and their other forms from the WordNet table stem alike.
+func TestStemLemmas(t *testing.T) {
+	require.Greater(t, len(lemmas()), 10000)
+	tests := [][2]string{
+		{"invasion", "invaded"}, {"production", "produces"}, {"better", "good"},
+		{"government", "governed"}, {"teacher", "teaching"}, {"mice", "mouse"},
+	}
+	for _, tt := range tests {
+		t.Run(tt[0], func(t *testing.T) {
+			assert.Equal(t, Stem(tt[1]), Stem(tt[0]))
+		})
+	}
+}
+
 func candTexts(d *Doc) map[string]bool {
 	out := map[string]bool{}
 	for _, c := range AllCandidates(d) {
@@ -125,4 +139,25 @@ func TestModelRoundTrip(t *testing.T) {
 
 	_, err = Decode(strings.NewReader("not a model"))
 	assert.Error(t, err)
+}
+
+func TestIsA(t *testing.T) {
+	tests := []struct {
+		word, class string
+		known, is   bool
+	}{
+		{"ireland", "country", true, true},
+		{"catholicism", "religion", true, true},
+		{"continents", "landmass", true, true},
+		{"embroidery", "needlework", true, true},
+		{"storm", "country", true, false},
+		{"xqzzy", "country", false, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.word, func(t *testing.T) {
+			known, is := IsA(tt.word, Stem(tt.class))
+			assert.Equal(t, tt.known, known)
+			assert.Equal(t, tt.is, is)
+		})
+	}
 }

@@ -29,7 +29,8 @@ type Ctx struct {
 	qTotal float64
 	wh, hd string
 	idf    func(string) float64
-	loose  int // tokens matched by prefix only
+	loose  int      // tokens matched by prefix only
+	terms  []string // the question's terms, sorted
 	// Names, when not nil, receives the name of every feature added.
 	Names *[]string
 }
@@ -41,8 +42,15 @@ func NewCtx(d *Doc, q *Question, idf func(string) float64) *Ctx {
 	c.match = make([]float64, n)
 	c.qpos = make([]int, n)
 	c.bigram = make([]bool, n)
-	for _, w := range q.Terms {
-		c.qTotal += w
+	// Terms in sorted order: float sums and feature lists must not depend
+	// on map order, or training is not reproducible to the byte.
+	c.terms = make([]string, 0, len(q.Terms))
+	for t := range q.Terms {
+		c.terms = append(c.terms, t)
+	}
+	sort.Strings(c.terms)
+	for _, t := range c.terms {
+		c.qTotal += q.Terms[t]
 	}
 	if c.qTotal == 0 {
 		c.qTotal = 1
@@ -200,6 +208,7 @@ func (c *Ctx) Features(cand Cand, buf []uint32) []uint32 {
 	f.lexical()
 	f.position()
 	f.answerType()
+	f.class()
 	return f.buf
 }
 
@@ -591,7 +600,7 @@ func (f *feat) lexical() {
 	if f.first.Cap {
 		sig += "^"
 	}
-	for t := range f.c.Q.Terms {
+	for _, t := range f.c.terms {
 		f.add("qt", t, sig)
 	}
 	caps := 0
@@ -614,6 +623,26 @@ func (f *feat) answerType() {
 		f.add("atAgree", "w", f.W)
 	case qt != TOther:
 		f.add("atDisagree", qt, "sr", f.srank)
+	}
+}
+
+// class: whether the span's last word belongs, by WordNet, to the class
+// the question asks for ("what country": "Ireland" is one).
+func (f *feat) class() {
+	h := f.H
+	if h == "" || strings.HasPrefix(h, "v:") {
+		return
+	}
+	if _, after, ok := strings.Cut(h, "_of_"); ok {
+		h = after
+	}
+	known, is := IsA(f.last.Low, h)
+	switch {
+	case is:
+		f.add("isa", "w", f.W)
+		f.add("isa", "sr", f.srank)
+	case known:
+		f.add("notisa", "w", f.W)
 	}
 }
 

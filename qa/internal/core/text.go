@@ -1,7 +1,12 @@
 package core
 
 import (
+	"bytes"
+	"compress/gzip"
+	_ "embed"
+	"io"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 
@@ -145,11 +150,43 @@ func MakeTok(text, tag string) Tok {
 }
 
 // Stem is a light suffix stripper: enough to match "founded" with
-// "founding" and "cities" with "city", cheap and predictable.
+// "founding" and "cities" with "city", cheap and predictable. Irregular
+// forms and nouns made from verbs stem as their lemma does ("invasion"
+// and "invaded", "better" and "good"; see lemmas).
 func Stem(w string) string {
-	if irr, ok := irregular[w]; ok {
-		return irr
+	if l, ok := lemmas()[w]; ok {
+		return l
 	}
+	return lightStem(w)
+}
+
+//go:embed lemmas.txt.gz
+var lemmaData []byte
+
+// lemmas maps irregular and derived forms to the light stem of their
+// lemma, so that a form and its lemma stem alike ("made" and "make"): the
+// words of lemmas.txt.gz (written by qa/cmd/genlemmas from WordNet:
+// irregular inflections and nouns derived from verbs), then the list
+// irregular, which wins.
+var lemmas = sync.OnceValue(func() map[string]string {
+	m := map[string]string{}
+	if zr, err := gzip.NewReader(bytes.NewReader(lemmaData)); err == nil {
+		if b, err := io.ReadAll(zr); err == nil {
+			for _, line := range strings.Split(string(b), "\n") {
+				if form, base, ok := strings.Cut(line, "\t"); ok {
+					m[form] = lightStem(base)
+				}
+			}
+		}
+	}
+	for form, base := range irregular {
+		m[form] = lightStem(base)
+	}
+	return m
+})
+
+// lightStem is Stem's suffix rules.
+func lightStem(w string) string {
 	if len(w) <= 3 {
 		return w
 	}
@@ -173,7 +210,7 @@ func Stem(w string) string {
 	case strings.HasSuffix(w, "es") && len(w) > 4 && (strings.HasSuffix(w, "shes") || strings.HasSuffix(w, "ches") || strings.HasSuffix(w, "xes")):
 		return w[:len(w)-2]
 	case strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ss") && !strings.HasSuffix(w, "us") && !strings.HasSuffix(w, "is"):
-		return w[:len(w)-1]
+		return strings.TrimSuffix(w[:len(w)-1], "e") // "produces" as "produce"
 	}
 	return strings.TrimSuffix(w, "e")
 }
