@@ -28,6 +28,7 @@ func main() {
 	folds := flag.Int("folds", 5, "gazetteer jackknife folds (0: no gazetteer)")
 	clusters := flag.String("clusters", "", "word cluster file (word TAB cluster id per line)")
 	extra2 := flag.Bool("extra2", false, "use the third feature set")
+	extra3 := flag.Bool("extra3", false, "use the fourth feature set (context shapes and title words, case of non-initial words, inner capitals)")
 	bilou := flag.Bool("bilou", true, "BILOU tags (false: BIO)")
 	extra := flag.Bool("extra", true, "use the second feature set")
 	clusterData := flag.String("cluster-data", "", "cluster the words of these data files (comma-separated) for the cluster features")
@@ -130,7 +131,7 @@ func main() {
 	}
 	m, hashes, err := tagger.Train(tr, tagger.TrainOptions{
 		Labels: ls, Epochs: *epochs, MinCount: *minCount, Prune: float32(*prune),
-		Folds: *folds, Clusters: clus, Extra: *extra, Extra2: *extra2, BILOU: *bilou, Logf: log.Printf,
+		Folds: *folds, Clusters: clus, Extra: *extra, Extra2: *extra2, Extra3: *extra3, BILOU: *bilou, Logf: log.Printf,
 	})
 	if err != nil {
 		log.Fatal(err)

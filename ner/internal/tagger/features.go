@@ -28,6 +28,10 @@ type Doc struct {
 	// Extra2 turns on the third set (wider window, runs of capitalised
 	// words, clusters at ±2).
 	Extra2 bool
+	// Extra3 turns on the fourth set (the previous word with the shapes
+	// of this and the next token, a word's case apart from sentence
+	// starts, capitals inside a word).
+	Extra3 bool
 	gaz    [][]uint64
 }
 
@@ -292,6 +296,25 @@ func (d *Doc) Features(dst []uint64, i int) []uint64 {
 			}
 		}
 	}
+	if d.Extra3 {
+		// A title-like or otherwise telling previous word with the shape
+		// of this token and the next: "Premier He Lifeng" reads as a
+		// name by its context, whatever "he" usually is.
+		add(start(60).bytes(d.norm1(i - 1)).sep().bytes(d.short1(i)))
+		add(start(61).bytes(d.norm1(i - 1)).sep().bytes(d.short1(i)).sep().bytes(d.short1(i + 1)))
+		add(start(62).bytes(d.short1(i)).sep().bytes(d.norm1(i + 1)))
+		// The cased word apart from the sentence start: a capitalised
+		// common word inside a sentence is weighed on its own.
+		if i > 0 && !d.caps {
+			add(start(63).str(raw))
+		}
+		// Capitals after lower-case letters inside a word (iPhone, eBay):
+		// product and company names, never counts.
+		if innerCap(raw) {
+			add(start(64))
+			add(start(65).bytes(d.norm1(i - 1)))
+		}
+	}
 	if d.clus != nil {
 		for _, k := range []int{-1, 0, 1} {
 			j := i + k
@@ -310,4 +333,19 @@ func (d *Doc) Features(dst []uint64, i int) []uint64 {
 		dst = append(dst, d.gaz[i]...)
 	}
 	return dst
+}
+
+// innerCap reports whether w has an upper-case letter after a lower-case
+// one.
+func innerCap(w string) bool {
+	low := false
+	for _, r := range w {
+		switch {
+		case unicode.IsLower(r):
+			low = true
+		case low && unicode.IsUpper(r):
+			return true
+		}
+	}
+	return false
 }

@@ -19,6 +19,7 @@ type Model struct {
 	Labels []string
 	Extra  bool      // the second feature set is on
 	Extra2 bool      // the third feature set is on
+	Extra3 bool      // the fourth feature set is on
 	Scheme *Scheme   // tag encoding
 	T      int       // number of tags
 	Trans  []float32 // (T+1)*T: Trans[p*T+t] is the weight of tag p then t; row T is the start
@@ -331,6 +332,9 @@ func (m *Model) Write(w io.Writer, hashes []uint64) error {
 	if m.Extra2 {
 		flags |= 4
 	}
+	if m.Extra3 {
+		flags |= 8
+	}
 	uv(flags)
 	for _, v := range m.Trans {
 		binary.Write(bw, binary.LittleEndian, v)
@@ -414,6 +418,7 @@ func Read(data []byte) (*Model, error) {
 	flags := r.uv()
 	m.Extra = flags&1 != 0
 	m.Extra2 = flags&4 != 0
+	m.Extra3 = flags&8 != 0
 	per := 2
 	if flags&2 != 0 {
 		per = 4

@@ -160,3 +160,44 @@ func FuzzTokenize(f *testing.F) {
 		}
 	})
 }
+
+func TestInnerCap(t *testing.T) {
+	tests := []struct {
+		w    string
+		want bool
+	}{
+		{"iPhone", true}, {"eBay", true}, {"McDonald", true}, {"Zürich", false},
+		{"IBM", false}, {"apple", false}, {"3M", false}, {"éBay", true}, {"", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.w, func(t *testing.T) {
+			assert.Equal(t, tt.want, innerCap(tt.w))
+		})
+	}
+}
+
+func TestExtra3Features(t *testing.T) {
+	// The fourth feature set adds features and leaves the others as they
+	// were; a model without it reads the same features as before.
+	text := "Chinese Vice Premier He Lifeng bought an iPhone."
+	toks := Tokenize(nil, text)
+	var d Doc
+	d.Reset(text, toks)
+	d.Extra, d.Extra2 = true, true
+	base := d.Features(nil, 3)
+	d.Extra3 = true
+	more := d.Features(nil, 3)
+	require.Greater(t, len(more), len(base))
+	assert.Subset(t, more, base)
+	// The sentence-initial "Chinese" has no non-initial word feature, the
+	// mixed-case "iPhone" has the inner-capital ones.
+	first := d.Features(nil, 0)
+	d.Extra3 = false
+	assert.Len(t, first, len(d.Features(nil, 0))+3)
+	d.Extra3 = true
+	i := len(toks) - 2
+	require.Equal(t, "iPhone", text[toks[i].Start:toks[i].End])
+	withCap := d.Features(nil, i)
+	d.Extra3 = false
+	assert.Len(t, withCap, len(d.Features(nil, i))+6)
+}

@@ -20,6 +20,7 @@ type TrainOptions struct {
 	Extra    bool // the second feature set
 	BILOU    bool // BILOU tags rather than BIO
 	Extra2   bool // the third feature set
+	Extra3   bool // the fourth feature set
 	Logf     func(format string, args ...any)
 }
 
@@ -140,7 +141,7 @@ func Train(train []Sentence, opt TrainOptions) (*Model, []uint64, error) {
 	// Feature extraction.
 	var flat []uint64
 	var featOff []int
-	d := Doc{Extra: opt.Extra, Extra2: opt.Extra2}
+	d := Doc{Extra: opt.Extra, Extra2: opt.Extra2, Extra3: opt.Extra3}
 	for i := range exs {
 		ex := &exs[i]
 		d.Reset(ex.text, ex.toks)
@@ -259,7 +260,7 @@ func Train(train []Sentence, opt TrainOptions) (*Model, []uint64, error) {
 		logf("epoch %d: %d token errors of %d (%.2f%%) (%s)", ep+1, errs, ntok, 100*float64(errs)/float64(ntok), time.Since(t0))
 	}
 	// Average and prune.
-	m := &Model{Labels: slices.Clone(opt.Labels), Extra: opt.Extra, Extra2: opt.Extra2, Scheme: sch, T: T, Clus: opt.Clusters, Gaz: full}
+	m := &Model{Labels: slices.Clone(opt.Labels), Extra: opt.Extra, Extra2: opt.Extra2, Extra3: opt.Extra3, Scheme: sch, T: T, Clus: opt.Clusters, Gaz: full}
 	m.Trans = make([]float32, len(tr))
 	for i := range tr {
 		m.Trans[i] = tr[i] - tu[i]/c
