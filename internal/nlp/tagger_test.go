@@ -4,9 +4,11 @@ import (
 	"encoding/json"
 	"flag"
 	"os"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
+	"unicode"
 
 	"github.com/jdkato/prose/v2"
 	"github.com/stretchr/testify/assert"
@@ -167,13 +169,18 @@ func corpusTexts(t testing.TB, path string) []string {
 }
 
 // TestAgreesWithProse tags the corpus with prose's own tagger and with ours,
-// on prose's tokens. prose sums its scores in map order, so it differs
-// from us (and from itself) only where two tags are nearly or exactly tied.
+// on prose's tokens. prose's tokenizer caches the tokens of each
+// white-space-separated span (but the text's last) and hands the same
+// *Token to every repeat of the span, so prose reports for each repeat the
+// tag its last repeat got; we tag each occurrence on its own. The test
+// compares both with prose as is and with that sharing applied to our
+// tags; the latter differs only where prose's map-order sums and ties
+// flip a near-tied tag.
 func TestAgreesWithProse(t *testing.T) {
 	tg, err := loadTagger()
 	require.NoError(t, err)
 	m := prose.ModelFromData("test")
-	var same, total int
+	var same, sameShared, total int
 	var diffs []string
 	for _, text := range corpusTexts(t, *corpus) {
 		doc, err := prose.NewDocument(text, prose.UsingModel(m),
@@ -184,19 +191,65 @@ func TestAgreesWithProse(t *testing.T) {
 		for i, pt := range ptoks {
 			words[i] = pt.Text
 		}
-		for i, tag := range tg.tagWords(words) {
+		ours := tg.tagWords(words)
+		shared := shareTags(text, words, ours)
+		for i, tag := range ours {
 			total++
 			if tag == ptoks[i].Tag {
 				same++
+			}
+			if shared[i] == ptoks[i].Tag {
+				sameShared++
 			} else if len(diffs) < 20 {
-				diffs = append(diffs, words[i]+": prose "+ptoks[i].Tag+", ours "+tag)
+				diffs = append(diffs, words[i]+": prose "+ptoks[i].Tag+", ours "+shared[i])
 			}
 		}
 	}
 	require.Positive(t, total)
-	rate := float64(same) / float64(total)
-	t.Logf("%s: %d of %d tokens agree (%.4f%%); differences: %v", *corpus, same, total, 100*rate, diffs)
+	rate := float64(sameShared) / float64(total)
+	t.Logf("%s: %d tokens; ours agree with prose on %d (%.4f%%), with prose's token sharing applied on %d (%.4f%%); differences then: %v",
+		*corpus, total, same, 100*float64(same)/float64(total), sameShared, 100*rate, diffs)
 	assert.GreaterOrEqual(t, rate, 0.999)
+}
+
+var proseSanitizer = strings.NewReplacer("\u201c", `"`, "\u201d", `"`, "\u2018", "'", "\u2019", "'", "&rsquo;", "'")
+
+// shareTags gives each token the tag of the same token in the last earlier
+// or later repeat of its white-space-separated span, as prose's tokenizer
+// cache does (the text's last span is not cached). When the tokens cannot
+// be matched to the spans it returns tags unchanged.
+func shareTags(text string, words, tags []string) []string {
+	fields := strings.FieldsFunc(proseSanitizer.Replace(text), unicode.IsSpace)
+	type occ struct{ first, n int }
+	occs := make([]occ, len(fields))
+	k := 0
+	for f, field := range fields {
+		occs[f].first = k
+		var b strings.Builder
+		for k < len(words) && b.Len() < len(field) {
+			b.WriteString(words[k])
+			k++
+		}
+		if b.String() != field {
+			return tags
+		}
+		occs[f].n = k - occs[f].first
+	}
+	if k != len(words) {
+		return tags
+	}
+	last := map[string]int{}
+	for f := range len(fields) - 1 {
+		last[fields[f]] = f
+	}
+	out := slices.Clone(tags)
+	for f := range len(fields) - 1 {
+		l := last[fields[f]]
+		for j := range occs[f].n {
+			out[occs[f].first+j] = tags[occs[l].first+j]
+		}
+	}
+	return out
 }
 
 func BenchmarkTagger(b *testing.B) {
