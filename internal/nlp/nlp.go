@@ -31,17 +31,6 @@ type Sentence struct {
 	End   int
 }
 
-var proseModel = sync.OnceValues(func() (m *prose.Model, err error) {
-	// prose panics when its embedded assets fail to decode; a panic here
-	// would take the whole process down on first use.
-	defer func() {
-		if r := recover(); r != nil {
-			err = fmt.Errorf("nlp: load prose model: %v", r)
-		}
-	}()
-	return prose.ModelFromData("go-textanalysis"), nil
-})
-
 var splitter = sync.OnceValues(func() (*sentences.DefaultSentenceTokenizer, error) {
 	t, err := english.NewSentenceTokenizer(nil)
 	if err != nil {
@@ -53,7 +42,7 @@ var splitter = sync.OnceValues(func() (*sentences.DefaultSentenceTokenizer, erro
 // Load loads the shared models now rather than on first use, so that a
 // server pays the cost at start and reports a broken model early.
 func Load() error {
-	if _, err := proseModel(); err != nil {
+	if _, err := loadTagger(); err != nil {
 		return err
 	}
 	_, err := splitter()
@@ -70,26 +59,47 @@ func Tag(text string) ([]Token, error) {
 	return run(text, true)
 }
 
-func run(text string, tag bool) (toks []Token, err error) {
+func run(text string, tag bool) ([]Token, error) {
 	text = align.Valid(text)
-	m, err := proseModel()
+	var t *tagger
+	if tag {
+		var err error
+		if t, err = loadTagger(); err != nil {
+			return nil, err
+		}
+	}
+	ptoks, err := proseTokens(text)
 	if err != nil {
 		return nil, err
 	}
+	if t != nil {
+		words := make([]string, len(ptoks))
+		for i, pt := range ptoks {
+			words[i] = pt.Text
+		}
+		for i, tg := range t.tagWords(words) {
+			ptoks[i].Tag = tg
+		}
+	}
+	return locate(text, ptoks), nil
+}
+
+// proseTokens runs prose's tokenizer alone (no tagger, no model: prose
+// builds none when tagging and extraction are off).
+func proseTokens(text string) (toks []prose.Token, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			toks, err = nil, fmt.Errorf("nlp: tokenize: %v", r)
 		}
 	}()
 	doc, err := prose.NewDocument(text,
-		prose.UsingModel(m),
-		prose.WithTagging(tag),
+		prose.WithTagging(false),
 		prose.WithSegmentation(false),
 		prose.WithExtraction(false))
 	if err != nil {
 		return nil, fmt.Errorf("nlp: tokenize: %w", err)
 	}
-	return locate(text, doc.Tokens()), nil
+	return doc.Tokens(), nil
 }
 
 // locate finds each prose token in text. prose normalises curly quotes and
