@@ -7,7 +7,7 @@
 //
 //	CL=DATA/ontonotes/train.jsonl.gz,DATA/conll2003/train.jsonl.gz,DATA/wnut17/train.jsonl.gz
 //	go run ./ner/cmd/trainner -labels ontonotes -train DATA/ontonotes/train.jsonl.gz \
-//	    -dev DATA/ontonotes/dev.jsonl.gz -cluster-data $CL -epochs 10 -extra2 -extra3 -case-aug 0.2 -out ner/models/ontonotes.bin
+//	    -dev DATA/ontonotes/dev.jsonl.gz -cluster-data $CL -epochs 10 -extra2 -case-aug 0.2 -out ner/models/ontonotes.bin
 //	go run ./ner/cmd/trainner -labels conll -train DATA/conll2003/train.jsonl.gz \
 //	    -dev DATA/conll2003/dev.jsonl.gz -cluster-data $CL -epochs 10 -bilou=false -case-aug 0.2 \
 //	    -repeat-train 3 -also DATA/ontonotes/train.jsonl.gz -extra2 -extra3 -out ner/models/conll.bin
