@@ -133,26 +133,68 @@ var classOf = func() map[string]uint8 {
 }()
 
 func (v *wordVerdict) look(w []byte) {
-	c, ok := classOf[string(w)]
-	if !ok {
-		return
+	if c, ok := classOf[string(w)]; ok {
+		v.set(c)
 	}
+}
+
+// scan looks up the words of s and their joined pairs without allocating;
+// words longer than 32 bytes are skipped.
+func (v *wordVerdict) scan(s string) { v.scanWords(s, nil) }
+
+// scanGroups is scan that also returns the class groups (classGroups)
+// that the words of s name, with one lookup per word.
+func (v *wordVerdict) scanGroups(s string) uint32 {
+	var g uint32
+	v.scanWords(s, &g)
+	return g
+}
+
+// wordInfo is a word's classes (classOf) and class groups (classGroupOf).
+type wordInfo struct {
+	cls    uint8
+	groups uint32
+}
+
+var wordInfoOf = func() map[string]wordInfo {
+	m := map[string]wordInfo{}
+	for w, c := range classOf {
+		i := m[w]
+		i.cls = c
+		m[w] = i
+	}
+	for w, g := range classGroupOf {
+		i := m[w]
+		i.groups = g
+		m[w] = i
+	}
+	return m
+}()
+
+func (v *wordVerdict) set(c uint8) {
 	v.weak = v.weak || c&wordWeak != 0
 	v.strong = v.strong || c&wordStrong != 0
 	v.pos = v.pos || c&wordPositive != 0
 	v.lead = v.lead || c&wordLead != 0
 }
 
-// scan looks up the words of s and their joined pairs without allocating;
-// words longer than 32 bytes are skipped.
-func (v *wordVerdict) scan(s string) {
+// scanWords is scan; when groups is not nil, the class groups of the
+// single words are added to it.
+func (v *wordVerdict) scanWords(s string, groups *uint32) {
 	var buf [64]byte
 	prev := 0 // length of the previous word, kept at buf[:prev]
 	n := prev // buf[prev:n] is the current word
 	long := false
 	emit := func() {
 		if n > prev && !long {
-			v.look(buf[prev:n])
+			if groups != nil {
+				if wi, ok := wordInfoOf[string(buf[prev:n])]; ok {
+					v.set(wi.cls)
+					*groups |= wi.groups
+				}
+			} else {
+				v.look(buf[prev:n])
+			}
 			if prev > 0 {
 				v.look(buf[:n])
 			}

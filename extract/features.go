@@ -218,8 +218,7 @@ func blockFeatures(e *extraction, rule []*block, top *html.Node, title string) [
 				if a.Key == "class" {
 					class = a.Val
 				}
-				v.scan(a.Val)
-				groups |= classGroups32(a.Val)
+				groups |= v.scanGroups(a.Val)
 			case a.Key == "itemprop" && strings.Contains(a.Val, "articleBody"):
 				c.flags |= inBodyIP
 			}
@@ -438,48 +437,6 @@ func blockFeatures(e *extraction, rule []*block, top *html.Node, title string) [
 		before += b.chars
 	}
 	return out
-}
-
-// classGroups32 returns the class groups named by the words of s.
-func classGroups32(s string) uint32 {
-	var g uint32
-	start := -1
-	var buf [32]byte
-	emit := func(w string) {
-		if len(w) > 32 {
-			return
-		}
-		n := 0
-		for i := 0; i < len(w); i++ {
-			c := w[i]
-			if c >= 'A' && c <= 'Z' {
-				c += 'a' - 'A'
-			}
-			buf[n] = c
-			n++
-		}
-		g |= classGroupOf[string(buf[:n])]
-	}
-	for i := 0; i <= len(s); i++ {
-		letter := i < len(s) && (s[i] >= 'a' && s[i] <= 'z' || s[i] >= 'A' && s[i] <= 'Z')
-		// Split at case changes too: "commentList".
-		if letter && start >= 0 && s[i] >= 'A' && s[i] <= 'Z' && s[i-1] >= 'a' && s[i-1] <= 'z' {
-			emit(s[start:i])
-			start = i
-			continue
-		}
-		if letter {
-			if start < 0 {
-				start = i
-			}
-			continue
-		}
-		if start >= 0 {
-			emit(s[start:i])
-			start = -1
-		}
-	}
-	return g
 }
 
 func b2f(b bool) float32 {

@@ -1,0 +1,75 @@
+package extract
+
+import (
+	"math/rand/v2"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+)
+
+// classGroups32 is a plain reading of the class groups named by the words\n// of s, for TestScanGroups.
+func classGroups32(s string) uint32 {
+	var g uint32
+	start := -1
+	var buf [32]byte
+	emit := func(w string) {
+		if len(w) > 32 {
+			return
+		}
+		n := 0
+		for i := 0; i < len(w); i++ {
+			c := w[i]
+			if c >= 'A' && c <= 'Z' {
+				c += 'a' - 'A'
+			}
+			buf[n] = c
+			n++
+		}
+		g |= classGroupOf[string(buf[:n])]
+	}
+	for i := 0; i <= len(s); i++ {
+		letter := i < len(s) && (s[i] >= 'a' && s[i] <= 'z' || s[i] >= 'A' && s[i] <= 'Z')
+		// Split at case changes too: "commentList".
+		if letter && start >= 0 && s[i] >= 'A' && s[i] <= 'Z' && s[i-1] >= 'a' && s[i-1] <= 'z' {
+			emit(s[start:i])
+			start = i
+			continue
+		}
+		if letter {
+			if start < 0 {
+				start = i
+			}
+			continue
+		}
+		if start >= 0 {
+			emit(s[start:i])
+			start = -1
+		}
+	}
+	return g
+}
+
+// scanGroups finds the class groups that a separate pass over the words
+// finds, and the same verdict as scan.
+func TestScanGroups(t *testing.T) {
+	var words []string
+	for _, g := range classGroups {
+		words = append(words, g.words...)
+	}
+	words = append(words, "x", "Share", "BAR", "readMore", "sidebarWidget", "-", "_", " ", "1", "verylongwordthatgoesonandonandonandon")
+	rng := rand.New(rand.NewPCG(3, 4))
+	for k := 0; k < 20000; k++ {
+		s := ""
+		for n := rng.IntN(6); n > 0; n-- {
+			s += words[rng.IntN(len(words))]
+			if rng.IntN(3) > 0 {
+				s += []string{" ", "-", "_", "", "2"}[rng.IntN(5)]
+			}
+		}
+		var v1, v2 wordVerdict
+		v1.scan(s)
+		g := v2.scanGroups(s)
+		assert.Equal(t, classGroups32(s), g, s)
+		assert.Equal(t, v1, v2, s)
+	}
+}
