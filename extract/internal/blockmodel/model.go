@@ -76,31 +76,13 @@ type Model struct {
 
 	flat  []node  // the trees, laid out by flatten
 	roots []int32 // where each tree starts in flat
-
-	// The same trees as complete trees of depth fullDepth, when none is
-	// deeper: per tree, fullInner split nodes in heap order (children of
-	// node i at 2i+1 and 2i+2) and fullLeaves leaf values. A shallower
-	// leaf is repeated below a split whose both sides lead to it, so the
-	// walk is a fixed number of steps without a branch to mispredict.
-	fullFeat []int32
-	fullThr  []float32
-	fullVal  []float32
 }
-
-// The shape of the complete trees of the fast layout.
-const (
-	fullDepth  = 4
-	fullInner  = 1<<fullDepth - 1
-	fullLeaves = 1 << fullDepth
-)
 
 // Prob returns the probability that the block with features x is main
 // content.
 func (m *Model) Prob(x []float32) float64 {
 	s := m.Base
-	if m.fullFeat != nil {
-		s = m.sumFull(s, x)
-	} else if m.flat != nil {
+	if m.flat != nil {
 		nodes := m.flat
 		for _, root := range m.roots {
 			i := root
@@ -125,50 +107,6 @@ func (m *Model) Prob(x []float32) float64 {
 	return 1 / (1 + math.Exp(-float64(s)))
 }
 
-// sumFull adds the trees' values for x to s, in order, in the complete-tree layout. A
-// step goes right when !(x < thr), as the other layouts do (so NaN goes
-// right too).
-func (m *Model) sumFull(s float32, x []float32) float32 {
-	feat, thr, val := m.fullFeat, m.fullThr, m.fullVal
-	for len(feat) >= fullInner && len(thr) >= fullInner && len(val) >= fullLeaves {
-		i := 0
-		for d := 0; d < fullDepth; d++ {
-			r := 1
-			if x[feat[i]] < thr[i] {
-				r = 0
-			}
-			i = 2*i + 1 + r
-		}
-		s += val[i-fullInner]
-		feat, thr, val = feat[fullInner:], thr[fullInner:], val[fullLeaves:]
-	}
-	return s
-}
-
-// fillFull writes node k of t, met at heap position pos of a complete
-// tree, into feat, thr and val.
-func fillFull(t *Tree, k int32, pos int, feat []int32, thr, val []float32) {
-	if pos >= fullInner {
-		val[pos-fullInner] = t.Val[k]
-		return
-	}
-	l, r := k, k
-	if t.Feat[k] >= 0 {
-		feat[pos], thr[pos] = int32(t.Feat[k]), t.Thr[k]
-		l, r = t.Left[k], t.Right[k]
-	}
-	fillFull(t, l, 2*pos+1, feat, thr, val)
-	fillFull(t, r, 2*pos+2, feat, thr, val)
-}
-
-// depth returns the depth of the tree below node k.
-func (t *Tree) depth(k int32) int {
-	if t.Feat[k] < 0 {
-		return 0
-	}
-	return 1 + max(t.depth(t.Left[k]), t.depth(t.Right[k]))
-}
-
 // node is a tree node in the flat layout that Prob walks: all trees in
 // one slice, child indexes absolute.
 type node struct {
@@ -185,21 +123,6 @@ func (m *Model) flatten() {
 		m.roots = append(m.roots, base)
 		for i := range t.Feat {
 			m.flat = append(m.flat, node{feat: int32(t.Feat[i]), thr: t.Thr[i], val: t.Val[i], left: base + t.Left[i], right: base + t.Right[i]})
-		}
-	}
-	m.fullFeat, m.fullThr, m.fullVal = nil, nil, nil
-	full := true
-	for i := range m.Trees {
-		full = full && m.Trees[i].depth(0) <= fullDepth
-	}
-	if full && len(m.Trees) > 0 {
-		nt := len(m.Trees)
-		m.fullFeat = make([]int32, nt*fullInner)
-		m.fullThr = make([]float32, nt*fullInner)
-		m.fullVal = make([]float32, nt*fullLeaves)
-		for i := range m.Trees {
-			fillFull(&m.Trees[i], 0, 0, m.fullFeat[i*fullInner:(i+1)*fullInner],
-				m.fullThr[i*fullInner:(i+1)*fullInner], m.fullVal[i*fullLeaves:(i+1)*fullLeaves])
 		}
 	}
 	for i := range m.TypeModels {

@@ -1,9 +1,6 @@
 package blockmodel
 
 import (
-	"encoding/json"
-	"github.com/stretchr/testify/require"
-	"math/rand/v2"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -45,32 +42,4 @@ func TestProb(t *testing.T) {
 	m.flatten()
 	assert.Equal(t, tree[0], m.Prob([]float32{0}))
 	assert.Equal(t, tree[1], m.Prob([]float32{1}))
-}
-
-// The complete-tree layout answers as the trees do, for the embedded
-// model and for rows of any values.
-func TestFullLayout(t *testing.T) {
-	var m Model
-	require.NoError(t, json.Unmarshal(modelJSON, &m))
-	m.flatten()
-	require.NotNil(t, m.fullFeat)
-	rng := rand.New(rand.NewPCG(1, 2))
-	for k := 0; k < 2000; k++ {
-		x := make([]float32, len(m.Features))
-		for i := range x {
-			switch rng.IntN(4) {
-			case 0:
-				x[i] = float32(rng.IntN(3))
-			case 1:
-				x[i] = rng.Float32()
-			default:
-				x[i] = float32(rng.NormFloat64() * 3)
-			}
-		}
-		want := m.Base
-		for i := range m.Trees {
-			want += m.Trees[i].eval(x)
-		}
-		assert.Equal(t, want, m.sumFull(m.Base, x))
-	}
 }
