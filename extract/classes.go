@@ -294,9 +294,7 @@ func styleHides(style string) bool {
 // hidingClass reports a class list naming a utility class that hides the
 // element outright. Compound names ("overflow-hidden") are not matched.
 func hidingClass(classes string) bool {
-	if !strings.Contains(classes, "hid") && !strings.Contains(classes, "only") && !strings.Contains(classes, "none") &&
-		!strings.Contains(classes, "invisible") && !strings.Contains(classes, "offscreen") &&
-		!strings.Contains(classes, "screen-reader") && !strings.Contains(classes, "Hid") {
+	if !mayHide(classes) {
 		return false
 	}
 	for _, c := range strings.Fields(classes) {
@@ -328,4 +326,31 @@ func dropTaxonomy(classes string) string {
 		out = append(out, c)
 	}
 	return strings.Join(out, " ")
+}
+
+// mayHide reports whether s holds "hid", "Hid", "only", "none",
+// "invisible", "offscreen" or "screen-reader", the parts of every hiding
+// class name, in one pass.
+func mayHide(s string) bool {
+	for i := 0; i < len(s); i++ {
+		var found bool
+		switch r := s[i:]; s[i] {
+		case 'h':
+			found = strings.HasPrefix(r, "hid")
+		case 'H':
+			found = strings.HasPrefix(r, "Hid")
+		case 'o':
+			found = strings.HasPrefix(r, "only") || strings.HasPrefix(r, "offscreen")
+		case 'n':
+			found = strings.HasPrefix(r, "none")
+		case 'i':
+			found = strings.HasPrefix(r, "invisible")
+		case 's':
+			found = strings.HasPrefix(r, "screen-reader")
+		}
+		if found {
+			return true
+		}
+	}
+	return false
 }

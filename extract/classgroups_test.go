@@ -2,6 +2,7 @@ package extract
 
 import (
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -71,5 +72,25 @@ func TestScanGroups(t *testing.T) {
 		g := v2.scanGroups(s)
 		assert.Equal(t, classGroups32(s), g, s)
 		assert.Equal(t, v1, v2, s)
+	}
+}
+
+// mayHide finds what the searches it replaces find.
+func TestMayHide(t *testing.T) {
+	parts := []string{"hid", "Hid", "only", "none", "invisible", "offscreen", "screen-reader", "hi", "on", "no", "x", " ", "-", "sr", "d", "H"}
+	rng := rand.New(rand.NewPCG(5, 6))
+	for k := 0; k < 20000; k++ {
+		s := ""
+		for n := rng.IntN(5); n > 0; n-- {
+			p := parts[rng.IntN(len(parts))]
+			if rng.IntN(2) == 0 && len(p) > 1 {
+				p = p[:1+rng.IntN(len(p)-1)]
+			}
+			s += p
+		}
+		want := strings.Contains(s, "hid") || strings.Contains(s, "only") || strings.Contains(s, "none") ||
+			strings.Contains(s, "invisible") || strings.Contains(s, "offscreen") ||
+			strings.Contains(s, "screen-reader") || strings.Contains(s, "Hid")
+		assert.Equal(t, want, mayHide(s), s)
 	}
 }
