@@ -151,8 +151,18 @@ func blockFeatures(e *extraction, rule []*block, top *html.Node, title string) [
 		return out
 	}
 	// Inherited context, parents before children (e.order).
-	ctx := make(map[*html.Node]*nodeCtx, len(e.order))
+	// e.order lists parents before children, in document order, so the
+	// open ancestors are a stack: a node's parent is found without a map.
+	// Only the blocks' owners need finding by node.
 	ctxs := make([]nodeCtx, len(e.order))
+	parent := make([]int32, len(e.order)) // index in e.order of the parent, or -1
+	ownerAt := make(map[*html.Node]int32, nb)
+	for i := range e.blocks {
+		ownerAt[e.blocks[i].owner] = -1
+	}
+	topAt := int32(-1)
+	var byNode map[*html.Node]int32 // made only if the stack misses
+	stack := make([]int32, 0, 64)
 	type clsKey struct {
 		parent *html.Node
 		tag    atom.Atom
@@ -161,7 +171,38 @@ func blockFeatures(e *extraction, rule []*block, top *html.Node, title string) [
 	sameCls := map[clsKey]int32{}
 	for i, n := range e.order {
 		c := &ctxs[i]
-		if p := ctx[n.Parent]; p != nil && n != e.body {
+		pi := int32(-1)
+		if n != e.body {
+			for len(stack) > 0 && e.order[stack[len(stack)-1]] != n.Parent {
+				stack = stack[:len(stack)-1]
+			}
+			if len(stack) > 0 {
+				pi = stack[len(stack)-1]
+			} else if i > 0 {
+				if byNode == nil {
+					byNode = make(map[*html.Node]int32, len(e.order))
+					for j, m := range e.order[:i] {
+						byNode[m] = int32(j)
+					}
+				}
+				if j, ok := byNode[n.Parent]; ok {
+					pi = j
+				}
+			}
+		}
+		if byNode != nil {
+			byNode[n] = int32(i)
+		}
+		stack = append(stack, int32(i))
+		parent[i] = pi
+		if _, ok := ownerAt[n]; ok {
+			ownerAt[n] = int32(i)
+		}
+		if n == top {
+			topAt = int32(i)
+		}
+		if pi >= 0 {
+			p := &ctxs[pi]
 			*c = *p
 			c.depth++
 			c.nChild, c.sameCls = 0, 0
@@ -172,7 +213,6 @@ func blockFeatures(e *extraction, rule []*block, top *html.Node, title string) [
 		} else {
 			c.dropDist = 1000
 		}
-		ctx[n] = c
 		switch n.DataAtom {
 		case atom.Nav:
 			c.flags |= inNav
@@ -276,8 +316,8 @@ func blockFeatures(e *extraction, rule []*block, top *html.Node, title string) [
 		if st := e.stats[top]; st != nil {
 			topChars = float64(st.chars)
 		}
-		if c := ctx[top]; c != nil {
-			topDepth = float64(c.depth)
+		if topAt >= 0 {
+			topDepth = float64(ctxs[topAt].depth)
 		}
 	}
 	// Prefix sums for the windows.
@@ -311,9 +351,10 @@ func blockFeatures(e *extraction, rule []*block, top *html.Node, title string) [
 	for i := range e.blocks {
 		b := &e.blocks[i]
 		x := out[i*nf : (i+1)*nf]
-		c := ctx[b.owner]
-		if c == nil {
-			c = &nodeCtx{}
+		c := &nodeCtx{}
+		oi, ok := ownerAt[b.owner]
+		if ok && oi >= 0 {
+			c = &ctxs[oi]
 		}
 		ld := float32(b.linkChars) / float32(max(b.chars, 1))
 		st := textStats(b.text)
@@ -351,8 +392,8 @@ func blockFeatures(e *extraction, rule []*block, top *html.Node, title string) [
 		s, l = share(ggp)
 		put(s)
 		put(l)
-		if pc := ctx[p]; pc != nil {
-			put(logc(int(pc.nChild)))
+		if ok && oi >= 0 && p != nil && parent[oi] >= 0 {
+			put(logc(int(ctxs[parent[oi]].nChild)))
 		} else {
 			put(0)
 		}
