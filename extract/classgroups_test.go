@@ -4,6 +4,7 @@ import (
 	"math/rand/v2"
 	"strings"
 	"testing"
+	"unicode"
 
 	"github.com/stretchr/testify/assert"
 )
@@ -93,4 +94,52 @@ func TestMayHide(t *testing.T) {
 			strings.Contains(s, "screen-reader") || strings.Contains(s, "Hid")
 		assert.Equal(t, want, mayHide(s), s)
 	}
+}
+
+// textStats counts as the Unicode tables say, ASCII included.
+func TestTextStatsASCII(t *testing.T) {
+	for r := rune(0); r < 0x80; r++ {
+		s := string(r)
+		st := textStats("a" + s + "b")
+		want := textStatsSlow("a" + s + "b")
+		assert.Equal(t, want, st, "%q", s)
+	}
+}
+
+// textStatsSlow is textStats's counting through the Unicode tables only.
+func textStatsSlow(s string) blockText {
+	var t blockText
+	in := false
+	for _, r := range s {
+		if unicode.IsSpace(r) {
+			in = false
+			continue
+		}
+		t.runes++
+		switch {
+		case unicode.IsLetter(r):
+			t.letters++
+			if unicode.IsUpper(r) {
+				t.upper++
+			}
+			if !in {
+				t.words++
+				in = true
+			}
+		case unicode.IsDigit(r):
+			t.digits++
+			if !in {
+				t.words++
+				in = true
+			}
+		case r == '|' || r == '/':
+			t.separators++
+			in = false
+		default:
+			in = false
+		}
+	}
+	full := textStats(s)
+	t.endsSentence, t.startsUpper, t.question = full.endsSentence, full.startsUpper, full.question
+	return t
 }

@@ -548,25 +548,38 @@ func textStats(s string) blockText {
 	in := false
 	first := true
 	for _, r := range s {
-		if unicode.IsSpace(r) {
+		// ASCII is most text: classify it without the Unicode tables.
+		var space, letter, upper, digit bool
+		if r < utf8.RuneSelf {
+			space = r == ' ' || r >= '\t' && r <= '\r'
+			upper = r >= 'A' && r <= 'Z'
+			letter = upper || r >= 'a' && r <= 'z'
+			digit = r >= '0' && r <= '9'
+		} else {
+			space = unicode.IsSpace(r)
+			letter = unicode.IsLetter(r)
+			upper = unicode.IsUpper(r)
+			digit = unicode.IsDigit(r)
+		}
+		if space {
 			in = false
 			continue
 		}
 		t.runes++
 		switch {
-		case unicode.IsLetter(r):
+		case letter:
 			t.letters++
 			if first {
-				t.startsUpper = unicode.IsUpper(r)
+				t.startsUpper = upper
 			}
-			if unicode.IsUpper(r) {
+			if upper {
 				t.upper++
 			}
 			if !in {
 				t.words++
 				in = true
 			}
-		case unicode.IsDigit(r):
+		case digit:
 			t.digits++
 			if !in {
 				t.words++
