@@ -133,26 +133,68 @@ var classOf = func() map[string]uint8 {
 }()
 
 func (v *wordVerdict) look(w []byte) {
-	c, ok := classOf[string(w)]
-	if !ok {
-		return
+	if c, ok := classOf[string(w)]; ok {
+		v.set(c)
 	}
+}
+
+// scan looks up the words of s and their joined pairs without allocating;
+// words longer than 32 bytes are skipped.
+func (v *wordVerdict) scan(s string) { v.scanWords(s, nil) }
+
+// scanGroups is scan that also returns the class groups (classGroups)
+// that the words of s name, with one lookup per word.
+func (v *wordVerdict) scanGroups(s string) uint32 {
+	var g uint32
+	v.scanWords(s, &g)
+	return g
+}
+
+// wordInfo is a word's classes (classOf) and class groups (classGroupOf).
+type wordInfo struct {
+	cls    uint8
+	groups uint32
+}
+
+var wordInfoOf = func() map[string]wordInfo {
+	m := map[string]wordInfo{}
+	for w, c := range classOf {
+		i := m[w]
+		i.cls = c
+		m[w] = i
+	}
+	for w, g := range classGroupOf {
+		i := m[w]
+		i.groups = g
+		m[w] = i
+	}
+	return m
+}()
+
+func (v *wordVerdict) set(c uint8) {
 	v.weak = v.weak || c&wordWeak != 0
 	v.strong = v.strong || c&wordStrong != 0
 	v.pos = v.pos || c&wordPositive != 0
 	v.lead = v.lead || c&wordLead != 0
 }
 
-// scan looks up the words of s and their joined pairs without allocating;
-// words longer than 32 bytes are skipped.
-func (v *wordVerdict) scan(s string) {
+// scanWords is scan; when groups is not nil, the class groups of the
+// single words are added to it.
+func (v *wordVerdict) scanWords(s string, groups *uint32) {
 	var buf [64]byte
 	prev := 0 // length of the previous word, kept at buf[:prev]
 	n := prev // buf[prev:n] is the current word
 	long := false
 	emit := func() {
 		if n > prev && !long {
-			v.look(buf[prev:n])
+			if groups != nil {
+				if wi, ok := wordInfoOf[string(buf[prev:n])]; ok {
+					v.set(wi.cls)
+					*groups |= wi.groups
+				}
+			} else {
+				v.look(buf[prev:n])
+			}
 			if prev > 0 {
 				v.look(buf[:n])
 			}
@@ -252,9 +294,7 @@ func styleHides(style string) bool {
 // hidingClass reports a class list naming a utility class that hides the
 // element outright. Compound names ("overflow-hidden") are not matched.
 func hidingClass(classes string) bool {
-	if !strings.Contains(classes, "hid") && !strings.Contains(classes, "only") && !strings.Contains(classes, "none") &&
-		!strings.Contains(classes, "invisible") && !strings.Contains(classes, "offscreen") &&
-		!strings.Contains(classes, "screen-reader") && !strings.Contains(classes, "Hid") {
+	if !mayHide(classes) {
 		return false
 	}
 	for _, c := range strings.Fields(classes) {
@@ -286,4 +326,31 @@ func dropTaxonomy(classes string) string {
 		out = append(out, c)
 	}
 	return strings.Join(out, " ")
+}
+
+// mayHide reports whether s holds "hid", "Hid", "only", "none",
+// "invisible", "offscreen" or "screen-reader", the parts of every hiding
+// class name, in one pass.
+func mayHide(s string) bool {
+	for i := 0; i < len(s); i++ {
+		var found bool
+		switch r := s[i:]; s[i] {
+		case 'h':
+			found = strings.HasPrefix(r, "hid")
+		case 'H':
+			found = strings.HasPrefix(r, "Hid")
+		case 'o':
+			found = strings.HasPrefix(r, "only") || strings.HasPrefix(r, "offscreen")
+		case 'n':
+			found = strings.HasPrefix(r, "none")
+		case 'i':
+			found = strings.HasPrefix(r, "invisible")
+		case 's':
+			found = strings.HasPrefix(r, "screen-reader")
+		}
+		if found {
+			return true
+		}
+	}
+	return false
 }

@@ -151,8 +151,18 @@ func blockFeatures(e *extraction, rule []*block, top *html.Node, title string) [
 		return out
 	}
 	// Inherited context, parents before children (e.order).
-	ctx := make(map[*html.Node]*nodeCtx, len(e.order))
+	// e.order lists parents before children, in document order, so the
+	// open ancestors are a stack: a node's parent is found without a map.
+	// Only the blocks' owners need finding by node.
 	ctxs := make([]nodeCtx, len(e.order))
+	parent := make([]int32, len(e.order)) // index in e.order of the parent, or -1
+	ownerAt := make(map[*html.Node]int32, nb)
+	for i := range e.blocks {
+		ownerAt[e.blocks[i].owner] = -1
+	}
+	topAt := int32(-1)
+	var byNode map[*html.Node]int32 // made only if the stack misses
+	stack := make([]int32, 0, 64)
 	type clsKey struct {
 		parent *html.Node
 		tag    atom.Atom
@@ -161,7 +171,38 @@ func blockFeatures(e *extraction, rule []*block, top *html.Node, title string) [
 	sameCls := map[clsKey]int32{}
 	for i, n := range e.order {
 		c := &ctxs[i]
-		if p := ctx[n.Parent]; p != nil && n != e.body {
+		pi := int32(-1)
+		if n != e.body {
+			for len(stack) > 0 && e.order[stack[len(stack)-1]] != n.Parent {
+				stack = stack[:len(stack)-1]
+			}
+			if len(stack) > 0 {
+				pi = stack[len(stack)-1]
+			} else if i > 0 {
+				if byNode == nil {
+					byNode = make(map[*html.Node]int32, len(e.order))
+					for j, m := range e.order[:i] {
+						byNode[m] = int32(j)
+					}
+				}
+				if j, ok := byNode[n.Parent]; ok {
+					pi = j
+				}
+			}
+		}
+		if byNode != nil {
+			byNode[n] = int32(i)
+		}
+		stack = append(stack, int32(i))
+		parent[i] = pi
+		if _, ok := ownerAt[n]; ok {
+			ownerAt[n] = int32(i)
+		}
+		if n == top {
+			topAt = int32(i)
+		}
+		if pi >= 0 {
+			p := &ctxs[pi]
 			*c = *p
 			c.depth++
 			c.nChild, c.sameCls = 0, 0
@@ -172,7 +213,6 @@ func blockFeatures(e *extraction, rule []*block, top *html.Node, title string) [
 		} else {
 			c.dropDist = 1000
 		}
-		ctx[n] = c
 		switch n.DataAtom {
 		case atom.Nav:
 			c.flags |= inNav
@@ -218,8 +258,7 @@ func blockFeatures(e *extraction, rule []*block, top *html.Node, title string) [
 				if a.Key == "class" {
 					class = a.Val
 				}
-				v.scan(a.Val)
-				groups |= classGroups32(a.Val)
+				groups |= v.scanGroups(a.Val)
 			case a.Key == "itemprop" && strings.Contains(a.Val, "articleBody"):
 				c.flags |= inBodyIP
 			}
@@ -277,8 +316,8 @@ func blockFeatures(e *extraction, rule []*block, top *html.Node, title string) [
 		if st := e.stats[top]; st != nil {
 			topChars = float64(st.chars)
 		}
-		if c := ctx[top]; c != nil {
-			topDepth = float64(c.depth)
+		if topAt >= 0 {
+			topDepth = float64(ctxs[topAt].depth)
 		}
 	}
 	// Prefix sums for the windows.
@@ -312,9 +351,10 @@ func blockFeatures(e *extraction, rule []*block, top *html.Node, title string) [
 	for i := range e.blocks {
 		b := &e.blocks[i]
 		x := out[i*nf : (i+1)*nf]
-		c := ctx[b.owner]
-		if c == nil {
-			c = &nodeCtx{}
+		c := &nodeCtx{}
+		oi, ok := ownerAt[b.owner]
+		if ok && oi >= 0 {
+			c = &ctxs[oi]
 		}
 		ld := float32(b.linkChars) / float32(max(b.chars, 1))
 		st := textStats(b.text)
@@ -352,8 +392,8 @@ func blockFeatures(e *extraction, rule []*block, top *html.Node, title string) [
 		s, l = share(ggp)
 		put(s)
 		put(l)
-		if pc := ctx[p]; pc != nil {
-			put(logc(int(pc.nChild)))
+		if ok && oi >= 0 && p != nil && parent[oi] >= 0 {
+			put(logc(int(ctxs[parent[oi]].nChild)))
 		} else {
 			put(0)
 		}
@@ -440,48 +480,6 @@ func blockFeatures(e *extraction, rule []*block, top *html.Node, title string) [
 	return out
 }
 
-// classGroups32 returns the class groups named by the words of s.
-func classGroups32(s string) uint32 {
-	var g uint32
-	start := -1
-	var buf [32]byte
-	emit := func(w string) {
-		if len(w) > 32 {
-			return
-		}
-		n := 0
-		for i := 0; i < len(w); i++ {
-			c := w[i]
-			if c >= 'A' && c <= 'Z' {
-				c += 'a' - 'A'
-			}
-			buf[n] = c
-			n++
-		}
-		g |= classGroupOf[string(buf[:n])]
-	}
-	for i := 0; i <= len(s); i++ {
-		letter := i < len(s) && (s[i] >= 'a' && s[i] <= 'z' || s[i] >= 'A' && s[i] <= 'Z')
-		// Split at case changes too: "commentList".
-		if letter && start >= 0 && s[i] >= 'A' && s[i] <= 'Z' && s[i-1] >= 'a' && s[i-1] <= 'z' {
-			emit(s[start:i])
-			start = i
-			continue
-		}
-		if letter {
-			if start < 0 {
-				start = i
-			}
-			continue
-		}
-		if start >= 0 {
-			emit(s[start:i])
-			start = -1
-		}
-	}
-	return g
-}
-
 func b2f(b bool) float32 {
 	if b {
 		return 1
@@ -550,25 +548,38 @@ func textStats(s string) blockText {
 	in := false
 	first := true
 	for _, r := range s {
-		if unicode.IsSpace(r) {
+		// ASCII is most text: classify it without the Unicode tables.
+		var space, letter, upper, digit bool
+		if r < utf8.RuneSelf {
+			space = r == ' ' || r >= '\t' && r <= '\r'
+			upper = r >= 'A' && r <= 'Z'
+			letter = upper || r >= 'a' && r <= 'z'
+			digit = r >= '0' && r <= '9'
+		} else {
+			space = unicode.IsSpace(r)
+			letter = unicode.IsLetter(r)
+			upper = unicode.IsUpper(r)
+			digit = unicode.IsDigit(r)
+		}
+		if space {
 			in = false
 			continue
 		}
 		t.runes++
 		switch {
-		case unicode.IsLetter(r):
+		case letter:
 			t.letters++
 			if first {
-				t.startsUpper = unicode.IsUpper(r)
+				t.startsUpper = upper
 			}
-			if unicode.IsUpper(r) {
+			if upper {
 				t.upper++
 			}
 			if !in {
 				t.words++
 				in = true
 			}
-		case unicode.IsDigit(r):
+		case digit:
 			t.digits++
 			if !in {
 				t.words++

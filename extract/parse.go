@@ -74,6 +74,22 @@ type treeBuilder struct {
 
 	pendNode *html.Node // the text node that pend holds the text of, if any
 	pend     []byte
+
+	slab     []html.Node // nodes to hand out (newNode)
+	slabSize int
+}
+
+// newNode returns a zero node from a slab: one allocation for many nodes
+// instead of one each, for less allocation and garbage collection work.
+// Slabs grow with the page, so a small page stays small.
+func (t *treeBuilder) newNode() *html.Node {
+	if len(t.slab) == 0 {
+		t.slabSize = min(max(2*t.slabSize, 32), 1024)
+		t.slab = make([]html.Node, t.slabSize)
+	}
+	n := &t.slab[0]
+	t.slab = t.slab[1:]
+	return n
 }
 
 // openElem indexes one entry of the open-element stack.
@@ -258,15 +274,15 @@ func (t *treeBuilder) flushText() {
 func (t *treeBuilder) text(b []byte) {
 	cur := t.cur()
 	var s string
-	if len(bytes.TrimLeft(b, " \t\n\r\f")) == 0 {
+	space := len(bytes.TrimLeft(b, " \t\n\r\f")) == 0
+	if space {
 		// Runs of white space between tags only separate words (except in
 		// <pre>, where line breaks are kept): share one string.
 		s = " "
 		if bytes.IndexByte(b, '\n') >= 0 {
 			s = "\n"
 		}
-	} else {
-		s = string(b)
+		b = nil
 	}
 	if last := cur.LastChild; last != nil && last.Type == html.TextNode {
 		// Runs split by ignored tags ("a</x>b</x>c...") extend one node:
@@ -276,11 +292,20 @@ func (t *treeBuilder) text(b []byte) {
 			t.pendNode = last
 			t.pend = append(t.pend[:0], last.Data...)
 		}
-		t.pend = append(t.pend, s...)
+		if space {
+			t.pend = append(t.pend, s...)
+		} else {
+			t.pend = append(t.pend, b...)
+		}
 		return
 	}
+	if !space {
+		s = string(b)
+	}
 	t.w.node()
-	cur.AppendChild(&html.Node{Type: html.TextNode, Data: s})
+	n := t.newNode()
+	n.Type, n.Data = html.TextNode, s
+	cur.AppendChild(n)
 }
 
 // rawTag reads the tag name (lower-cased into buf) and the attributes
@@ -421,7 +446,8 @@ func (t *treeBuilder) start(z *html.Tokenizer, selfClosing bool) {
 		t.startBody(nil)
 	}
 	t.w.node()
-	n := &html.Node{Type: html.ElementNode, DataAtom: a, Attr: attrs}
+	n := t.newNode()
+	n.Type, n.DataAtom, n.Attr = html.ElementNode, a, attrs
 	if a != 0 {
 		n.Data = a.String()
 	} else {
