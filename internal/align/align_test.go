@@ -120,6 +120,21 @@ func TestNFC(t *testing.T) {
 	}
 }
 
+// A token may start inside a segment that normalization kept as it was
+// (an emoji followed by a stray mark): its start maps to the same place in
+// the original, not back to the emoji.
+func TestNFCInsideUnchangedSegment(t *testing.T) {
+	text := "A\u0301 \U0001F468\u030100" // NFD elsewhere, so a mapping is built
+	n := NFC(text)
+	mark := strings.Index(n.Text, "\u0301")
+	require.Positive(t, mark)
+	assert.Equal(t, "\u030100", text[n.Source(mark, false):])
+	assert.Equal(t, "\u030100", text[n.Source(mark, true):])
+	// Inside a segment normalization changed, offsets still widen.
+	assert.Equal(t, 0, n.Source(1, false))
+	assert.Equal(t, 3, n.Source(1, true))
+}
+
 func FuzzNFC(f *testing.F) {
 	f.Add("Ame\u0301lie")
 	f.Add("e\u0301\u0301\u0323x")

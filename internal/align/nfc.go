@@ -13,6 +13,7 @@ import (
 // offsets still point into what the caller gave.
 type Normalized struct {
 	Text string
+	orig string
 	// out[k] and src[k] are where segment k starts in Text and in the
 	// original; a segment is a starter with the marks that combine with it.
 	out, src []int
@@ -28,7 +29,7 @@ func NFC(text string) *Normalized {
 	it.InitString(norm.NFC, text)
 	var b strings.Builder
 	b.Grow(len(text))
-	n := &Normalized{}
+	n := &Normalized{orig: text}
 	for !it.Done() {
 		n.out = append(n.out, b.Len())
 		n.src = append(n.src, it.Pos())
@@ -41,9 +42,11 @@ func NFC(text string) *Normalized {
 }
 
 // Source maps a byte offset of n.Text to one of the original text. An
-// offset inside a segment maps to the segment's start, or with end to its
-// end, so that a span of n.Text maps to the span of the original that
-// covers it.
+// offset inside a segment that normalization left as it was maps to the
+// same place in the original; inside a changed segment it maps to the
+// segment's start, or with end to its end, so that a span of n.Text maps
+// to the span of the original that covers it. (A token may start inside a
+// segment: "👨\u0301" is one segment, an emoji and a mark, and two tokens.)
 func (n *Normalized) Source(off int, end bool) int {
 	if n.out == nil {
 		return off
@@ -52,8 +55,12 @@ func (n *Normalized) Source(off int, end bool) int {
 	if k < len(n.out) && n.out[k] == off {
 		return n.src[k]
 	}
-	if end {
-		return n.src[k]
+	o0, o1, s0, s1 := n.out[k-1], n.out[k], n.src[k-1], n.src[k]
+	if o1-o0 == s1-s0 && n.Text[o0:o1] == n.orig[s0:s1] {
+		return s0 + off - o0
 	}
-	return n.src[k-1]
+	if end {
+		return s1
+	}
+	return s0
 }
