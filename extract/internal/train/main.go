@@ -217,6 +217,7 @@ func main() {
 	artAddF := flag.Float64("article-add", 0.8, "on an article page, threshold for the blocks the rules left out")
 	vetoDroppedF := flag.Bool("veto-dropped", false, "on article pages, never add a block the rules dropped for its class or element")
 	vetoF := flag.Bool("veto", true, "never add a block the rules' text filters name as furniture")
+	gridTypes := flag.Bool("grid-types", false, "with -grid, print the per-type CV table of every grid point")
 	grid := flag.Bool("grid", false, "print scores over a grid of the two thresholds (adding a block the rules left out, dropping one they kept)")
 	diag := flag.String("diag", "", "print, for the pages of this set, the blocks where the model and the rules disagree")
 	flag.Parse()
@@ -306,6 +307,7 @@ func main() {
 	for i, pg := range wc {
 		setTypes(pg, typeOOF[i])
 		artProb[pg] = typeOOF[i][0]
+		typeP[pg] = typeOOF[i]
 		if pageTypes[slices.Index(typeOOF[i], slices.Max(typeOOF[i]))] == pg.Type {
 			right++
 		}
@@ -316,6 +318,7 @@ func main() {
 			tp := typeProbs(tmFinal, pg)
 			setTypes(pg, tp)
 			artProb[pg] = tp[0]
+			typeP[pg] = tp
 		}
 	}
 	// All rows, for the bin edges (no labels involved), once the page
@@ -378,13 +381,36 @@ func main() {
 			filter              bool
 		}
 		var gps []gp
-		for _, tau := range []float64{0.1, 0.15, 0.2} {
-			for _, aa := range []float64{0.8, 0.85} {
+		for _, tau := range []float64{0.1} {
+			for _, aa := range []float64{0.8} {
 				gps = append(gps, gp{ta: *addT, td: *dropT, near: tau, share: aa, filter: true})
 			}
 		}
+		type tg struct {
+			argArt              bool
+			aa, nonDrop, nonAdd float64
+		}
+		var tgs []tg
 		for _, g := range gps {
+			_ = g
+			tgs = append(tgs, tg{})
+		}
+		for _, arg := range []bool{false, true} {
+			for _, aa := range []float64{0.8} {
+				for _, nd := range []float64{0, 0.25, 0.3, 0.4} {
+					for _, na := range []float64{0, 0.3, 0.45, 0.55} {
+						if !arg && nd == 0 && na == 0 {
+							continue
+						}
+						gps = append(gps, gp{ta: *addT, td: *dropT, near: 0.1, share: aa, filter: true})
+						tgs = append(tgs, tg{arg, aa, nd, na})
+					}
+				}
+			}
+		}
+		for gi, g := range gps {
 			{
+				argArt, nonArtDrop, nonArtAdd = tgs[gi].argArt, tgs[gi].nonDrop, tgs[gi].nonAdd
 				ta, td := g.ta, g.td
 				tAdd, artTau, artAdd, veto, vetoDropped = g.ta, g.near, g.share, g.filter, *vetoDroppedF
 				f, pp, r := scoreSet(wc, oof, td)
@@ -401,10 +427,14 @@ func main() {
 					cnt[0], cnt[1], cnt[2], cnt[3] = cnt[0]+a, cnt[1]+b, cnt[2]+cc, cnt[3]+d
 				}
 				f3 := 2 * float64(cnt[0]) / float64(2*cnt[0]+cnt[1]+cnt[2])
-				fmt.Printf("grid filter %v article tau %.2f add %.2f; add %.2f drop %.2f: wcxb cv %.4f (P %.4f R %.4f)  sh %.4f  snippets %.4f\n", g.filter, g.near, g.share, ta, td, f, pp, r, f2, f3)
+				fmt.Printf("grid argmax-article %v nonart drop %.2f add %.2f; article tau %.2f add %.2f; add %.2f drop %.2f: wcxb cv %.4f (P %.4f R %.4f)  sh %.4f  snippets %.4f\n", argArt, nonArtDrop, nonArtAdd, g.near, g.share, ta, td, f, pp, r, f2, f3)
+				if *gridTypes {
+					report(wc, oof, td)
+				}
 			}
 		}
 		tAdd, artAdd, veto, vetoDropped = 0, 0, false, false
+		argArt, nonArtDrop, nonArtAdd = false, 0, 0
 	}
 	tAdd, artTau, artAdd, veto, vetoDropped = *addT, *artTauF, *artAddF, *vetoF, *vetoDroppedF
 	for _, s := range []string{"scrapinghub", "trafilatura"} {
@@ -496,6 +526,25 @@ var (
 	artTau, artAdd float64
 )
 
+// Page-type-dependent decoding: typeP holds the page-type probabilities;
+// with argArt the article gate applies only when article is the most
+// likely type; on a page whose most likely type is not article,
+// nonArtDrop and nonArtAdd (when above zero) replace the thresholds for
+// the blocks the rules kept and left out.
+var (
+	typeP                 = map[*page][]float64{}
+	argArt                bool
+	nonArtDrop, nonArtAdd float64
+)
+
+func articleTop(pg *page) bool {
+	tp := typeP[pg]
+	if len(tp) == 0 {
+		return true
+	}
+	return slices.Index(tp, slices.Max(tp)) == 0
+}
+
 func gated(pg *page) bool {
 	if gateAdd == 0 || len(pg.X) == 0 {
 		return false
@@ -517,18 +566,26 @@ func chosenText(pg *page, pr []float64, t float64) string {
 		return strings.Join(parts, "\n\n")
 	}
 	g := gated(pg)
+	top := articleTop(pg)
+	art := artAdd > 0 && artProb[pg] >= artTau && (!argArt || top)
 	for i, q := range pr {
 		th := t
 		if tAdd > 0 && pg.X[i][ruleKept] == 0 {
 			th = tAdd
 		}
+		if !top && nonArtDrop > 0 && pg.X[i][ruleKept] == 1 {
+			th = nonArtDrop
+		}
+		if !top && nonArtAdd > 0 && pg.X[i][ruleKept] == 0 {
+			th = nonArtAdd
+		}
 		if g && pg.X[i][ruleKept] == 0 {
 			th = gateAdd
 		}
-		if artAdd > 0 && artProb[pg] >= artTau && pg.X[i][ruleKept] == 0 {
+		if art && pg.X[i][ruleKept] == 0 {
 			th = artAdd
 		}
-		if vetoDropped && artAdd > 0 && artProb[pg] >= artTau && pg.X[i][ruleKept] == 0 && pg.X[i][idxDropped] == 1 {
+		if vetoDropped && art && pg.X[i][ruleKept] == 0 && pg.X[i][idxDropped] == 1 {
 			continue
 		}
 		if pg.X[i][ruleKept] == 0 && !addOK(pg, i) {
