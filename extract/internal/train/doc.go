@@ -18,8 +18,9 @@
 // filters name as furniture (-veto), and on article pages blocks the rules
 // dropped for their class or element (-veto-dropped), never come in. The
 // page-type probabilities are block features too (stacking: out-of-fold
-// probabilities for the wcxb pages). Run from the repository root:
+// probabilities for the wcxb pages). Run from the repository root (add
+// -cache FILE, a file outside the repository, to keep the block features
+// between runs):
 //
-//	go run ./extract/internal/train -data ../shared/data/extract -cache /tmp/extract-features.gob \
-//		-article-tau 0.1 -article-add 0.8
+//	go run ./extract/internal/train -data ../shared/data/extract -article-tau 0.1 -article-add 0.8
 package main
