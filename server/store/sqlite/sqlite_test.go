@@ -167,6 +167,20 @@ func BenchmarkConsumeParallel(b *testing.B) {
 	})
 }
 
+// BenchmarkConsumeBatch measures one group commit of 8 requests of one
+// account, as the batcher makes under load: one transaction.
+func BenchmarkConsumeBatch(b *testing.B) {
+	st, acct := benchStore(b)
+	period := time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC)
+	takes := []store.Take{{AccountID: acct, Period: period, N: 8, Limit: 1 << 62, Plan: store.PlanPayg}}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := st.ConsumeBatch(b.Context(), takes); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
 func benchStore(b *testing.B) (*sqlite.Store, int64) {
 	b.Helper()
 	st, err := sqlite.Open(b.Context(), filepath.Join(b.TempDir(), "bench.db"))

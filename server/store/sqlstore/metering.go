@@ -30,6 +30,15 @@ const (
 		payg_count = u.payg_count + excluded.payg_count, other_count = u.other_count + excluded.other_count
 	WHERE u.count + CAST($3 AS BIGINT) <= CAST($4 AS BIGINT)
 	RETURNING count`
+	// batchAddFitSQL counts all $3 requests in an existing row when they
+	// fit under $4, as batchAllSQL does, without the insert's look-up of
+	// the account; no row comes back when there is no row yet or they
+	// don't fit.
+	batchAddFitSQL = `UPDATE usage_counts SET count = count + CAST($3 AS BIGINT),
+		payg_count = payg_count + CAST($3 AS BIGINT) * CAST($5 AS BIGINT),
+		other_count = other_count + CAST($3 AS BIGINT) * CAST($6 AS BIGINT)
+	WHERE account_id = $1 AND period = $2 AND count + CAST($3 AS BIGINT) <= CAST($4 AS BIGINT)
+	RETURNING count`
 	// batchLockSQL makes the period's row (at 0) when there is none,
 	// locks it until the transaction ends and returns its count; no row
 	// comes back for an unknown account.
@@ -93,7 +102,10 @@ func (c *Core) ConsumeBatch(ctx context.Context, takes []store.Take) ([]store.Ta
 	if t := takes[0]; len(takes) == 1 && t.N > 0 && t.Limit > 0 {
 		var after int64
 		payg, other := planShares(t.Plan)
-		err := c.W.QueryRow(ctx, batchAllSQL, t.AccountID, NormTime(t.Period), t.N, t.Limit, payg, other).Scan(&after)
+		err := c.W.QueryRow(ctx, batchAddFitSQL, t.AccountID, NormTime(t.Period), t.N, t.Limit, payg, other).Scan(&after)
+		if NoRows(err) {
+			err = c.W.QueryRow(ctx, batchAllSQL, t.AccountID, NormTime(t.Period), t.N, t.Limit, payg, other).Scan(&after)
+		}
 		if err == nil {
 			out[0] = store.Taken{Granted: t.N, Count: after}
 			return out, nil
