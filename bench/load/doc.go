@@ -6,6 +6,7 @@
 //
 //	go install ./cmd/textanalysis
 //	go run ./bench/load -c 16 -d 10s
+//	go run ./bench/load -d 4s -only sentiment -rounds 5   # medians of alternating runs
 //	TEXTANALYSIS_DATABASE_URL=postgres://… go run ./bench/load   # metering on PostgreSQL
 //
 // It sends traffic only to 127.0.0.1 and stops by itself.

@@ -34,9 +34,10 @@ func main() {
 	conc := flag.Int("c", 16, "concurrent clients")
 	dur := flag.Duration("d", 10*time.Second, "time per operation and mode")
 	only := flag.String("only", "", "run only operations whose name contains this")
+	rounds := flag.Int("rounds", 1, "alternate metered and unmetered this many times per operation and report medians (the machine's load changes between runs)")
 	flag.Parse()
-	if *dur > 5*time.Minute || *conc > 256 {
-		log.Fatal("keep -d under 5m and -c under 256")
+	if *dur > 5*time.Minute || *conc > 256 || *rounds < 1 || *rounds > 50 {
+		log.Fatal("keep -d under 5m, -c under 256 and -rounds within 1-50")
 	}
 
 	dir, err := os.MkdirTemp("", "textanalysis-load-")
@@ -60,21 +61,69 @@ func main() {
 	open, stopO := serve(*bin, env, dir, "--no-keys")
 	defer stopO()
 
-	fmt.Printf("concurrency %d, %s per operation and mode, store %s\n\n", *conc, *dur, storeKind(dbURL))
+	fmt.Printf("concurrency %d, %s per operation and mode, store %s", *conc, *dur, storeKind(dbURL))
+	if *rounds > 1 {
+		fmt.Printf(", medians of %d alternating rounds (the ratio is the median of each round's ratio)", *rounds)
+	}
+	fmt.Print("\n\n")
 	fmt.Println("| operation | metered req/s | p50 | p99 | unmetered req/s | p50 | p99 | metered/unmetered |")
 	fmt.Println("|---|---|---|---|---|---|---|---|")
 	for _, tg := range targets {
 		if *only != "" && !strings.Contains(tg.name, *only) {
 			continue
 		}
-		m := drive(metered, created.Key, tg, *conc, *dur)
-		o := drive(open, "", tg, *conc, *dur)
+		var ms, os []result
+		var ratios []float64
+		for range *rounds {
+			m := drive(metered, created.Key, tg, *conc, *dur)
+			o := drive(open, "", tg, *conc, *dur)
+			ms, os = append(ms, m), append(os, o)
+			ratios = append(ratios, m.rps/o.rps)
+		}
+		m, o := median(ms), median(os)
 		fmt.Printf("| %s | %.0f | %s | %s | %.0f | %s | %s | %.2f |\n", tg.name,
-			m.rps, ms(m.p50), ms(m.p99), o.rps, ms(o.p50), ms(o.p99), m.rps/o.rps)
+			m.rps, msec(m.p50), msec(m.p99), o.rps, msec(o.p50), msec(o.p99), medianOf(ratios))
+		if *rounds > 1 {
+			fmt.Printf("|  ratios of the rounds: %s |\n", fmtRatios(ratios))
+		}
 		if m.errors+o.errors > 0 {
 			fmt.Printf("|  errors: metered %d, unmetered %d (statuses %v / %v) |\n", m.errors, o.errors, m.statuses, o.statuses)
 		}
 	}
+}
+
+// median is the median of each figure of rs apart; errors are summed.
+func median(rs []result) result {
+	out := result{statuses: map[int]int{}}
+	var rps []float64
+	var p50, p99 []time.Duration
+	for _, r := range rs {
+		rps, p50, p99 = append(rps, r.rps), append(p50, r.p50), append(p99, r.p99)
+		out.errors += r.errors
+		for k, v := range r.statuses {
+			out.statuses[k] += v
+		}
+	}
+	out.rps, out.p50, out.p99 = medianOf(rps), medianOf(p50), medianOf(p99)
+	return out
+}
+
+func medianOf[T float64 | time.Duration](xs []T) T {
+	xs = slices.Clone(xs)
+	slices.Sort(xs)
+	n := len(xs)
+	if n%2 == 1 {
+		return xs[n/2]
+	}
+	return (xs[n/2-1] + xs[n/2]) / 2
+}
+
+func fmtRatios(xs []float64) string {
+	s := make([]string, len(xs))
+	for i, x := range xs {
+		s[i] = fmt.Sprintf("%.2f", x)
+	}
+	return strings.Join(s, " ")
 }
 
 func storeKind(url string) string {
@@ -84,7 +133,7 @@ func storeKind(url string) string {
 	return "SQLite"
 }
 
-func ms(d time.Duration) string { return fmt.Sprintf("%.2f ms", float64(d.Microseconds())/1000) }
+func msec(d time.Duration) string { return fmt.Sprintf("%.2f ms", float64(d.Microseconds())/1000) }
 
 // serve starts a server on a free loopback port and waits for it. Two
 // servers run at once: neither serves the admin endpoints, which would
