@@ -418,62 +418,48 @@ func pick(exs []example, idx []int) []example {
 
 // trainBlend fits m.Blend on the blend features of the out-of-fold logits.
 func trainBlend(m *lr.Model, exs []example, oof []lr.Logits, rng *rand.Rand) {
-	const epochs, averaged = 6, 3 // the weights are averaged over the last 3 epochs
-	var g2, sum [lr.NumBlend]float64
-	w := make([]float64, lr.NumBlend)
-	n := 0
-	for ep := range epochs {
-		idx := rng.Perm(len(exs))
-		loss := 0.0
-		for _, i := range idx {
-			e := &exs[i]
-			bf := lr.BlendFeatures(oof[i], e.zTok, &e.t)
-			s := 0.0
-			for k, x := range bf {
-				s += w[k] * x
-			}
-			p := 1 / (1 + math.Exp(-s))
-			loss -= e.w * (e.y*math.Log(p+1e-12) + (1-e.y)*math.Log(1-p+1e-12))
-			g := e.w * (p - e.y)
-			for k, x := range bf {
-				gk := g * x
-				g2[k] += gk * gk
-				w[k] -= 0.05 * gk / math.Sqrt(g2[k]+1e-8)
-			}
-			if ep >= epochs-averaged {
-				for k := range w {
-					sum[k] += w[k]
-				}
-				n++
-			}
-		}
-		log.Printf("blend epoch %d: loss %.4f", ep+1, loss/float64(len(exs)))
-	}
+	w := fitDense(exs, lr.NumBlend, "blend", rng, func(dst []float64, i int, e *example) {
+		f := lr.BlendFeatures(oof[i], e.zTok, &e.t)
+		copy(dst, f[:])
+	})
 	for k := range w {
-		m.Blend[k] = float32(sum[k] / float64(n))
+		m.Blend[k] = float32(w[k])
 	}
 }
 
 // trainSubjBlend fits m.SubjBlend on the subjectivity blend features of
 // the out-of-fold logits of exs.
 func trainSubjBlend(m *lr.Model, exs []example, rng *rand.Rand) {
+	w := fitDense(exs, lr.NumSubj, "subjectivity blend", rng, func(dst []float64, _ int, e *example) {
+		f := lr.SubjFeatures(e.zSubj, e.zPol, &e.t)
+		copy(dst, f[:])
+	})
+	for k := range w {
+		m.SubjBlend[k] = float32(w[k])
+	}
+}
+
+// fitDense fits a logistic regression over the dim dense features that
+// feats writes into dst for exs[i]: AdaGrad (rate 0.05) for 6 epochs, the
+// weights averaged over the updates of the last 3. Both blends use it.
+func fitDense(exs []example, dim int, name string, rng *rand.Rand, feats func(dst []float64, i int, e *example)) []float64 {
 	const epochs, averaged = 6, 3
-	var g2, sum [lr.NumSubj]float64
-	var w [lr.NumSubj]float64
+	g2, sum, w := make([]float64, dim), make([]float64, dim), make([]float64, dim)
+	f := make([]float64, dim)
 	n := 0
 	for ep := range epochs {
 		loss := 0.0
 		for _, i := range rng.Perm(len(exs)) {
 			e := &exs[i]
-			sf := lr.SubjFeatures(e.zSubj, e.zPol, &e.t)
+			feats(f, i, e)
 			s := 0.0
-			for k, x := range sf {
+			for k, x := range f {
 				s += w[k] * x
 			}
 			p := 1 / (1 + math.Exp(-s))
 			loss -= e.w * (e.y*math.Log(p+1e-12) + (1-e.y)*math.Log(1-p+1e-12))
 			g := e.w * (p - e.y)
-			for k, x := range sf {
+			for k, x := range f {
 				gk := g * x
 				g2[k] += gk * gk
 				w[k] -= 0.05 * gk / math.Sqrt(g2[k]+1e-8)
@@ -485,11 +471,12 @@ func trainSubjBlend(m *lr.Model, exs []example, rng *rand.Rand) {
 				n++
 			}
 		}
-		log.Printf("subjectivity blend epoch %d: loss %.4f", ep+1, loss/float64(len(exs)))
+		log.Printf("%s epoch %d: loss %.4f", name, ep+1, loss/float64(len(exs)))
 	}
-	for k := range w {
-		m.SubjBlend[k] = float32(sum[k] / float64(n))
+	for k := range sum {
+		sum[k] /= float64(n)
 	}
+	return sum
 }
 
 // train fits a head with AdaGrad on the logistic loss. With avg the head
