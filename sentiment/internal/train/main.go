@@ -82,7 +82,9 @@ func main() {
 	polFrom := flag.String("pol-from", "", "take the polarity heads and blend from this model file instead of training them (experiments on the neutral decision only)")
 	subjS140 := flag.Float64("subj-s140", 0, "sample weight of the Sentiment140 tweets, as polar, in the subjectivity head's training (0: left out)")
 	blendS140 := flag.Float64("blend-s140", 1, "factor on the Sentiment140 sample weight (-s140) in the blend's training data")
-	kappaFlag := flag.Float64("kappa", -1, "VADER compound from which a text whose polarity agrees with VADER's is never neutral (negative: chosen with the other thresholds; above 1: off)")
+	kappaFlag := flag.Float64("kappa", 0.8, "VADER compound from which a text whose polarity agrees with VADER's is never neutral (negative: chosen with the other thresholds; above 1: off)")
+	bandFlag := flag.Float64("band", 0.2, "neutral band (see lr.IsNeutral; negative: chosen with the other thresholds)")
+	tauMid := flag.Bool("tau-mid", true, "take the tau in the middle of the taus within -band-tol of the best (false: the best)")
 	treeFolds := flag.Bool("tree-folds", true, "split the SST records into folds by parse tree, leaving out of each fold's training every n-gram of its held-out records")
 	flag.Parse()
 	if *nFolds < 2 || *nFolds > 8 {
@@ -296,7 +298,7 @@ func main() {
 		trainSubjBlend(m, sb, rand.New(rand.NewPCG(*seed, 11)))
 	}
 	log.Printf("subjectivity blend %v", m.SubjBlend)
-	m.Tau, m.Band, m.Kappa = chooseNeutral(m, holdout, holdoutSST, holdoutRev, *bandTol, *kappaFlag)
+	m.Tau, m.Band, m.Kappa = chooseNeutral(m, holdout, holdoutSST, holdoutRev, *bandTol, *kappaFlag, *bandFlag, *tauMid)
 	log.Printf("tau %.2f band %.2f kappa %.2f (held-out macro-F1: SemEval %.3f on %d, SST %.3f on %d; reviews accuracy %.3f on %d)", m.Tau, m.Band, m.Kappa,
 		macroF1(m, holdout, m.Tau, m.Band, m.Kappa), len(holdout), macroF1(m, holdoutSST, m.Tau, m.Band, m.Kappa), len(holdoutSST),
 		accuracy(m, holdoutRev, m.Tau, m.Band, m.Kappa), len(holdoutRev))
@@ -769,8 +771,11 @@ func macroF1(m *lr.Model, exs []example, tau, band, kappa float64) float64 {
 // held-out sets with neutral gold (tweets, SST sentences) and polar
 // reviews: the best mean of their figures, and among the points within tol
 // of it the narrowest band, then the lowest kappa (a text is called neutral
-// for lack of sentiment, not for doubt). kappa ≥ 0 fixes kappa.
-func chooseNeutral(m *lr.Model, tweets, sst, reviews []example, tol, kappa float64) (tau, band, kap float64) {
+// for lack of sentiment, not for doubt). kappa ≥ 0 fixes kappa, band ≥ 0
+// the band. With mid, tau is then the one within tol nearest the middle of
+// the taus within tol: the objective is flat over a range of taus, and the
+// middle of that range moves less with the seed than its best point.
+func chooseNeutral(m *lr.Model, tweets, sst, reviews []example, tol, kappa, band float64, mid bool) (tau, bnd, kap float64) {
 	type point struct{ tau, band, kappa, f float64 }
 	kappas := []float64{kappa}
 	if kappa < 0 {
@@ -782,6 +787,12 @@ func chooseNeutral(m *lr.Model, tweets, sst, reviews []example, tol, kappa float
 		for t := 5; t <= 80; t += 1 {
 			for b := 0; b <= 100; b += 5 {
 				p := point{float64(t) / 100, float64(b) / 100, k, 0}
+				if band >= 0 {
+					if b > 0 {
+						break
+					}
+					p.band = band
+				}
 				p.f = (macroF1(m, tweets, p.tau, p.band, k) + polarAccuracy(m, tweets, p.tau, p.band, k) +
 					macroF1(m, sst, p.tau, p.band, k) + polarAccuracy(m, sst, p.tau, p.band, k) +
 					accuracy(m, reviews, p.tau, p.band, k)) / 5
@@ -804,6 +815,15 @@ func chooseNeutral(m *lr.Model, tweets, sst, reviews []example, tol, kappa float
 	for _, p := range pts {
 		if p.f >= bestF-tol && p.band == best.band && p.kappa == best.kappa {
 			lo, hi = min(lo, p.tau), max(hi, p.tau)
+		}
+	}
+	if mid {
+		c := (lo + hi) / 2
+		for _, p := range pts {
+			if p.f >= bestF-tol && p.band == best.band && p.kappa == best.kappa &&
+				(math.Abs(p.tau-c) < math.Abs(best.tau-c)-1e-9 || math.Abs(math.Abs(p.tau-c)-math.Abs(best.tau-c)) <= 1e-9 && p.tau < best.tau) {
+				best = p
+			}
 		}
 	}
 	log.Printf("neutral: best mean macro-F1 %.3f, chosen tau %.2f band %.2f kappa %.2f (%.3f); taus within tol %.2f–%.2f", bestF, best.tau, best.band, best.kappa, best.f, lo, hi)
