@@ -76,6 +76,7 @@ func main() {
 	neuMin := flag.Int("sst-neu-min", 6, "fewest tokens of a neutral SST phrase used")
 	subjSST := flag.Float64("subj-sst", 1, "sample weight of the SST records (neutral: label5 2) in the subjectivity head's training (0: left out)")
 	subjSSTMin := flag.Int("subj-sst-min", 3, "fewest tokens of an SST record used by the subjectivity head")
+	subjNeu := flag.Float64("subj-neu", 1, "factor on the sample weight of the neutral records in the subjectivity head's training")
 	subjNB := flag.Float64("subj-nb", 0, "naive Bayes scaling of the subjectivity head's features (0: none)")
 	subjBlend := flag.Bool("subj-blend", false, "fit the subjectivity blend on out-of-fold logits (false: the head's logit alone)")
 	subjBlendMin := flag.Int("subj-blend-min", 10, "fewest tokens of an SST record in the subjectivity blend's training data")
@@ -173,6 +174,9 @@ func main() {
 				} else if *subjSST > 0 {
 					se.sst = true
 					se.w = *subjSST * w / src.weight
+					if se.y == 0 {
+						se.w *= *subjNeu
+					}
 					subj = append(subj, se)
 				}
 			}
@@ -185,6 +189,9 @@ func main() {
 				se := e
 				se.y = b2f(r.Label3 != "neu")
 				se.w = 1
+				if se.y == 0 {
+					se.w = *subjNeu
+				}
 				subj = append(subj, se)
 			}
 		}
