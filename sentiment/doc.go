@@ -14,7 +14,10 @@
 // VADER's lexicon completed with a short supplement of domain words VADER
 // lacks and the training data teaches too seldom or wrongly (product faults
 // such as "dies" and "overheats", market moves such as "plunged" and
-// "soared", "acclaimed"); the vader model does not read the supplement. Its
+// "soared", "acclaimed"); the vader model does not read the supplement, and
+// the word model reads each supplement word as its class (a negative or a
+// positive domain word), learnt from all of them together, since the
+// training data teaches them one by one too seldom or wrongly. Its
 // weights (about 2.4 MB) are embedded; the program in internal/train
 // rebuilds them from the public training sets the project's shared data
 // directory holds: Stanford Sentiment Treebank train phrases, IMDB (aclImdb)
@@ -34,6 +37,10 @@
 //     surer of one side than of the other). A polar text's compound is at
 //     least 0.05 in magnitude; a neutral text's is pos − neg scaled into
 //     (−0.05, 0.05), so that VADER's ±0.05 thresholds give the label.
+//     A text of three words or fewer in which VADER finds a sentiment word
+//     is no surer than VADER's compound, its words' rated intensity ("meh"
+//     −0.08): pos and neg are scaled down and neu up until |pos − neg| is
+//     at most that; the label stays the model's.
 //   - label is "neutral" when the text carries no sentiment: P(polar) is
 //     below a threshold, or VADER finds no sentiment word (|VADER compound|
 //     < 0.05) and the polarity evidence is balanced (P(positive | polar)

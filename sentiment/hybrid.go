@@ -3,6 +3,8 @@ package sentiment
 import (
 	"math"
 	"sync"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/textanalysis/go-textanalysis/sentiment/internal/lr"
 )
@@ -33,7 +35,30 @@ func (h *hybrid) score(text string, v scores, meanSentence float64) scores {
 	}
 	lr.Featurize(&sc.t, sc.toks, lr.Vader{Compound: v.compound, Pos: v.pos, Neu: v.neu, Neg: v.neg, MeanSentence: meanSentence}, lr.DomainOf(text))
 	p := h.m.Predict(&sc.t)
-	return hybridScores(p)
+	limit := 0.0
+	if math.Abs(v.compound) >= 0.05 && shortText(sc.toks) {
+		limit = math.Abs(v.compound)
+	}
+	return hybridScores(p, limit)
+}
+
+// shortWords is the most words a text may have for [shortText].
+const shortWords = 3
+
+// shortText reports whether toks hold at most shortWords words (tokens
+// that start with a letter or digit; "!", emoticons and emoji do not
+// count).
+func shortText(toks []string) bool {
+	n := 0
+	for _, t := range toks {
+		if r, _ := utf8.DecodeRuneInString(t); unicode.IsLetter(r) || unicode.IsDigit(r) {
+			n++
+			if n > shortWords {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // hybridScores maps the model's probabilities onto VADER's fields. pos,
@@ -43,10 +68,22 @@ func (h *hybrid) score(text string, v scores, meanSentence float64) scores {
 // the evidence and its magnitude is a confidence; the label is carried by
 // VADER's ±0.05 thresholds: a polar text's compound is at least 0.05 in
 // magnitude, and a neutral text's is pos − neg scaled into (−0.05, 0.05).
-func hybridScores(p lr.Scores) scores {
+//
+// A limit above 0 bounds the confidence of a text with little evidence (a
+// very short one, see [shortText]): pos and neg are scaled down, and neu
+// up, until |pos − neg| is at most limit, VADER's own |compound|, which for
+// a word or two is the words' rated intensity ("meh" is mildly negative,
+// not −0.5). The label is unchanged.
+func hybridScores(p lr.Scores, limit float64) scores {
 	pos := p.PPolar * p.PPos
 	neg := p.PPolar * (1 - p.PPos)
+	neu := 1 - p.PPolar
 	d := pos - neg
+	if limit > 0 && math.Abs(d) > limit {
+		s := limit / math.Abs(d)
+		pos, neg, d = pos*s, neg*s, d*s
+		neu = 1 - pos - neg
+	}
 	var c float64
 	if p.Neutral {
 		c = 0.049 * d
@@ -64,7 +101,7 @@ func hybridScores(p lr.Scores) scores {
 	return scores{
 		compound: round(c, 1e4),
 		pos:      round(pos, 1e3),
-		neu:      round(1-p.PPolar, 1e3),
+		neu:      round(neu, 1e3),
 		neg:      round(neg, 1e3),
 	}
 }

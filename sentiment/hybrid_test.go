@@ -73,19 +73,23 @@ func TestHybridLongText(t *testing.T) {
 
 func TestHybridScores(t *testing.T) {
 	tests := []struct {
-		name string
-		in   lr.Scores
-		want scores
+		name  string
+		in    lr.Scores
+		limit float64
+		want  scores
 	}{
-		{"positive: pos - neg", lr.Scores{PPos: 0.9, PPolar: 0.8}, scores{compound: 0.64, pos: 0.72, neu: 0.2, neg: 0.08}},
-		{"negative: pos - neg", lr.Scores{PPos: 0.25, PPolar: 1}, scores{compound: -0.5, pos: 0.25, neu: 0, neg: 0.75}},
-		{"weak polar stays polar", lr.Scores{PPos: 0.51, PPolar: 0.9}, scores{compound: 0.05, pos: 0.459, neu: 0.1, neg: 0.441}},
-		{"neutral keeps the sign", lr.Scores{PPos: 0.75, PPolar: 0.3, Neutral: true}, scores{compound: 0.0073, pos: 0.225, neu: 0.7, neg: 0.075}},
-		{"neutral never rounds to zero", lr.Scores{PPos: 0.5001, PPolar: 0.3, Neutral: true}, scores{compound: 0.0001, pos: 0.15, neu: 0.7, neg: 0.15}},
+		{"positive: pos - neg", lr.Scores{PPos: 0.9, PPolar: 0.8}, 0, scores{compound: 0.64, pos: 0.72, neu: 0.2, neg: 0.08}},
+		{"negative: pos - neg", lr.Scores{PPos: 0.25, PPolar: 1}, 0, scores{compound: -0.5, pos: 0.25, neu: 0, neg: 0.75}},
+		{"weak polar stays polar", lr.Scores{PPos: 0.51, PPolar: 0.9}, 0, scores{compound: 0.05, pos: 0.459, neu: 0.1, neg: 0.441}},
+		{"neutral keeps the sign", lr.Scores{PPos: 0.75, PPolar: 0.3, Neutral: true}, 0, scores{compound: 0.0073, pos: 0.225, neu: 0.7, neg: 0.075}},
+		{"neutral never rounds to zero", lr.Scores{PPos: 0.5001, PPolar: 0.3, Neutral: true}, 0, scores{compound: 0.0001, pos: 0.15, neu: 0.7, neg: 0.15}},
+		{"short text: confidence limited, mass moves to neu", lr.Scores{PPos: 0.02, PPolar: 0.5}, 0.0772, scores{compound: -0.0772, pos: 0.002, neu: 0.92, neg: 0.079}},
+		{"limit above the confidence changes nothing", lr.Scores{PPos: 0.9, PPolar: 0.8}, 0.7, scores{compound: 0.64, pos: 0.72, neu: 0.2, neg: 0.08}},
+		{"a limited polar text stays polar", lr.Scores{PPos: 0.1, PPolar: 0.9}, 0.02, scores{compound: -0.05, pos: 0.003, neu: 0.975, neg: 0.023}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := hybridScores(tt.in)
+			got := hybridScores(tt.in, tt.limit)
 			assert.InDelta(t, tt.want.compound, got.compound, 1e-9)
 			assert.InDelta(t, tt.want.pos, got.pos, 1e-9)
 			assert.InDelta(t, tt.want.neu, got.neu, 1e-9)
@@ -249,5 +253,49 @@ func TestHybridSupplement(t *testing.T) {
 	}
 	for w := range hybridSupplement {
 		assert.Zero(t, loadVADER().words[w].flags&flagLex, "%q is in VADER's lexicon already", w)
+	}
+}
+
+func TestWordClass(t *testing.T) {
+	for w, v := range hybridSupplement {
+		want := "lex:pos"
+		if v < 0 {
+			want = "lex:neg"
+		}
+		assert.Equal(t, []string{"shares", want, "0"}, lr.Tokens(nil, "Shares "+w+" 5%"), w)
+	}
+}
+
+func TestShortText(t *testing.T) {
+	tests := []struct {
+		text string
+		want bool
+	}{
+		{"meh", true},
+		{"meh!!! :(", true},
+		{"not bad at all", false},
+		{"so so good", true},
+		{"@user ugh 😩", true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.text, func(t *testing.T) {
+			assert.Equal(t, tt.want, shortText(lr.Tokens(nil, tt.text)))
+		})
+	}
+}
+
+// A text of a few words is no surer than VADER's rating of its words says,
+// and keeps its label.
+func TestHybridShortTextConfidence(t *testing.T) {
+	h := newTestAnalyzer(t, Options{})
+	for _, text := range []string{"meh", "ugh", "nice", "blah", "ok", "great!", "so bad", "love it"} {
+		t.Run(text, func(t *testing.T) {
+			r, err := h.Analyze(t.Context(), text)
+			require.NoError(t, err)
+			c := hybridVaderFeatures(text).Compound
+			require.NotZero(t, c)
+			assert.LessOrEqual(t, math.Abs(r.Compound), max(0.05, math.Abs(c))+1e-9)
+			assert.InDelta(t, 1, r.Pos+r.Neu+r.Neg, 0.002)
+		})
 	}
 }

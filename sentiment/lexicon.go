@@ -159,6 +159,8 @@ var hybridSupplement = map[string]float64{
 	"soared": 1.5, "soaring": 1.5, "soars": 1.5, "surged": 1.2, "surges": 1.2,
 	"rallied": 1.0, "rebounded": 1.0, "thrived": 1.8, "thriving": 1.8, "thrives": 1.8,
 	"flourished": 1.8, "flourishing": 1.8, "breakthrough": 1.8,
+	"slid": -1.0, "slides": -1.0, "sank": -1.3, "tumbling": -1.5, "slumping": -1.5,
+	"tanking": -1.8, "soar": 1.5, "surge": 1.2, "surging": 1.2,
 	// reception and build
 	"acclaimed": 2.0, "lauded": 2.0, "sturdy": 1.2, "durable": 1.2,
 }

@@ -38,6 +38,7 @@ func Dense(v Vader, tokens int) [NumDense]float64 {
 // or more squeezed to two), "@user" for mentions, "<url>" for links,
 // "0" for numbers, and "!", "?" and symbol characters (emoji) as tokens of
 // their own. A "." stands for any clause boundary (. , ; : and line breaks).
+// A word of [WordClass] becomes its class token.
 func Tokens(dst []string, text string) []string {
 	if strings.Contains(text, `\u`) {
 		text = unescapeU(text)
@@ -143,8 +144,20 @@ func appendWord(dst []string, w string) []string {
 			return append(dst, "0")
 		}
 	}
-	return append(dst, squeeze(w))
+	w = squeeze(w)
+	if c, ok := WordClass[w]; ok {
+		w = c
+	}
+	return append(dst, w)
 }
+
+// WordClass maps words to the token that stands for their class in
+// [Tokens] (package sentiment sets it, before any text is scored, to
+// "lex:neg" or "lex:pos" for its domain supplement: words the training
+// data teaches too seldom or wrongly, so the word model learns their class
+// from all of them together, and VADER's lexicon rates each one). Read
+// only after package initialisation.
+var WordClass map[string]string
 
 // squeeze shortens runs of three or more equal letters to two.
 func squeeze(w string) string {

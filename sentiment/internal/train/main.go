@@ -76,13 +76,16 @@ func main() {
 	neuMin := flag.Int("sst-neu-min", 6, "fewest tokens of a neutral SST phrase used")
 	subjSST := flag.Float64("subj-sst", 1, "sample weight of the SST records (neutral: label5 2) in the subjectivity head's training (0: left out)")
 	subjSSTMin := flag.Int("subj-sst-min", 3, "fewest tokens of an SST record used by the subjectivity head")
+	subjNeu := flag.Float64("subj-neu", 1, "factor on the sample weight of the neutral records in the subjectivity head's training")
 	subjNB := flag.Float64("subj-nb", 0, "naive Bayes scaling of the subjectivity head's features (0: none)")
 	subjBlend := flag.Bool("subj-blend", false, "fit the subjectivity blend on out-of-fold logits (false: the head's logit alone)")
 	subjBlendMin := flag.Int("subj-blend-min", 10, "fewest tokens of an SST record in the subjectivity blend's training data")
 	polFrom := flag.String("pol-from", "", "take the polarity heads and blend from this model file instead of training them (experiments on the neutral decision only)")
 	subjS140 := flag.Float64("subj-s140", 0, "sample weight of the Sentiment140 tweets, as polar, in the subjectivity head's training (0: left out)")
 	blendS140 := flag.Float64("blend-s140", 1, "factor on the Sentiment140 sample weight (-s140) in the blend's training data")
-	kappaFlag := flag.Float64("kappa", -1, "VADER compound from which a text whose polarity agrees with VADER's is never neutral (negative: chosen with the other thresholds; above 1: off)")
+	kappaFlag := flag.Float64("kappa", 0.8, "VADER compound from which a text whose polarity agrees with VADER's is never neutral (negative: chosen with the other thresholds; above 1: off)")
+	bandFlag := flag.Float64("band", 0.2, "neutral band (see lr.IsNeutral; negative: chosen with the other thresholds)")
+	tauMid := flag.Bool("tau-mid", true, "take the tau in the middle of the taus within -band-tol of the best (false: the best)")
 	treeFolds := flag.Bool("tree-folds", true, "split the SST records into folds by parse tree, leaving out of each fold's training every n-gram of its held-out records")
 	flag.Parse()
 	if *nFolds < 2 || *nFolds > 8 {
@@ -171,6 +174,9 @@ func main() {
 				} else if *subjSST > 0 {
 					se.sst = true
 					se.w = *subjSST * w / src.weight
+					if se.y == 0 {
+						se.w *= *subjNeu
+					}
 					subj = append(subj, se)
 				}
 			}
@@ -183,6 +189,9 @@ func main() {
 				se := e
 				se.y = b2f(r.Label3 != "neu")
 				se.w = 1
+				if se.y == 0 {
+					se.w = *subjNeu
+				}
 				subj = append(subj, se)
 			}
 		}
@@ -296,7 +305,7 @@ func main() {
 		trainSubjBlend(m, sb, rand.New(rand.NewPCG(*seed, 11)))
 	}
 	log.Printf("subjectivity blend %v", m.SubjBlend)
-	m.Tau, m.Band, m.Kappa = chooseNeutral(m, holdout, holdoutSST, holdoutRev, *bandTol, *kappaFlag)
+	m.Tau, m.Band, m.Kappa = chooseNeutral(m, holdout, holdoutSST, holdoutRev, *bandTol, *kappaFlag, *bandFlag, *tauMid)
 	log.Printf("tau %.2f band %.2f kappa %.2f (held-out macro-F1: SemEval %.3f on %d, SST %.3f on %d; reviews accuracy %.3f on %d)", m.Tau, m.Band, m.Kappa,
 		macroF1(m, holdout, m.Tau, m.Band, m.Kappa), len(holdout), macroF1(m, holdoutSST, m.Tau, m.Band, m.Kappa), len(holdoutSST),
 		accuracy(m, holdoutRev, m.Tau, m.Band, m.Kappa), len(holdoutRev))
@@ -418,62 +427,48 @@ func pick(exs []example, idx []int) []example {
 
 // trainBlend fits m.Blend on the blend features of the out-of-fold logits.
 func trainBlend(m *lr.Model, exs []example, oof []lr.Logits, rng *rand.Rand) {
-	const epochs, averaged = 6, 3 // the weights are averaged over the last 3 epochs
-	var g2, sum [lr.NumBlend]float64
-	w := make([]float64, lr.NumBlend)
-	n := 0
-	for ep := range epochs {
-		idx := rng.Perm(len(exs))
-		loss := 0.0
-		for _, i := range idx {
-			e := &exs[i]
-			bf := lr.BlendFeatures(oof[i], e.zTok, &e.t)
-			s := 0.0
-			for k, x := range bf {
-				s += w[k] * x
-			}
-			p := 1 / (1 + math.Exp(-s))
-			loss -= e.w * (e.y*math.Log(p+1e-12) + (1-e.y)*math.Log(1-p+1e-12))
-			g := e.w * (p - e.y)
-			for k, x := range bf {
-				gk := g * x
-				g2[k] += gk * gk
-				w[k] -= 0.05 * gk / math.Sqrt(g2[k]+1e-8)
-			}
-			if ep >= epochs-averaged {
-				for k := range w {
-					sum[k] += w[k]
-				}
-				n++
-			}
-		}
-		log.Printf("blend epoch %d: loss %.4f", ep+1, loss/float64(len(exs)))
-	}
+	w := fitDense(exs, lr.NumBlend, "blend", rng, func(dst []float64, i int, e *example) {
+		f := lr.BlendFeatures(oof[i], e.zTok, &e.t)
+		copy(dst, f[:])
+	})
 	for k := range w {
-		m.Blend[k] = float32(sum[k] / float64(n))
+		m.Blend[k] = float32(w[k])
 	}
 }
 
 // trainSubjBlend fits m.SubjBlend on the subjectivity blend features of
 // the out-of-fold logits of exs.
 func trainSubjBlend(m *lr.Model, exs []example, rng *rand.Rand) {
+	w := fitDense(exs, lr.NumSubj, "subjectivity blend", rng, func(dst []float64, _ int, e *example) {
+		f := lr.SubjFeatures(e.zSubj, e.zPol, &e.t)
+		copy(dst, f[:])
+	})
+	for k := range w {
+		m.SubjBlend[k] = float32(w[k])
+	}
+}
+
+// fitDense fits a logistic regression over the dim dense features that
+// feats writes into dst for exs[i]: AdaGrad (rate 0.05) for 6 epochs, the
+// weights averaged over the updates of the last 3. Both blends use it.
+func fitDense(exs []example, dim int, name string, rng *rand.Rand, feats func(dst []float64, i int, e *example)) []float64 {
 	const epochs, averaged = 6, 3
-	var g2, sum [lr.NumSubj]float64
-	var w [lr.NumSubj]float64
+	g2, sum, w := make([]float64, dim), make([]float64, dim), make([]float64, dim)
+	f := make([]float64, dim)
 	n := 0
 	for ep := range epochs {
 		loss := 0.0
 		for _, i := range rng.Perm(len(exs)) {
 			e := &exs[i]
-			sf := lr.SubjFeatures(e.zSubj, e.zPol, &e.t)
+			feats(f, i, e)
 			s := 0.0
-			for k, x := range sf {
+			for k, x := range f {
 				s += w[k] * x
 			}
 			p := 1 / (1 + math.Exp(-s))
 			loss -= e.w * (e.y*math.Log(p+1e-12) + (1-e.y)*math.Log(1-p+1e-12))
 			g := e.w * (p - e.y)
-			for k, x := range sf {
+			for k, x := range f {
 				gk := g * x
 				g2[k] += gk * gk
 				w[k] -= 0.05 * gk / math.Sqrt(g2[k]+1e-8)
@@ -485,11 +480,12 @@ func trainSubjBlend(m *lr.Model, exs []example, rng *rand.Rand) {
 				n++
 			}
 		}
-		log.Printf("subjectivity blend epoch %d: loss %.4f", ep+1, loss/float64(len(exs)))
+		log.Printf("%s epoch %d: loss %.4f", name, ep+1, loss/float64(len(exs)))
 	}
-	for k := range w {
-		m.SubjBlend[k] = float32(sum[k] / float64(n))
+	for k := range sum {
+		sum[k] /= float64(n)
 	}
+	return sum
 }
 
 // train fits a head with AdaGrad on the logistic loss. With avg the head
@@ -782,8 +778,11 @@ func macroF1(m *lr.Model, exs []example, tau, band, kappa float64) float64 {
 // held-out sets with neutral gold (tweets, SST sentences) and polar
 // reviews: the best mean of their figures, and among the points within tol
 // of it the narrowest band, then the lowest kappa (a text is called neutral
-// for lack of sentiment, not for doubt). kappa ≥ 0 fixes kappa.
-func chooseNeutral(m *lr.Model, tweets, sst, reviews []example, tol, kappa float64) (tau, band, kap float64) {
+// for lack of sentiment, not for doubt). kappa ≥ 0 fixes kappa, band ≥ 0
+// the band. With mid, tau is then the one within tol nearest the middle of
+// the taus within tol: the objective is flat over a range of taus, and the
+// middle of that range moves less with the seed than its best point.
+func chooseNeutral(m *lr.Model, tweets, sst, reviews []example, tol, kappa, band float64, mid bool) (tau, bnd, kap float64) {
 	type point struct{ tau, band, kappa, f float64 }
 	kappas := []float64{kappa}
 	if kappa < 0 {
@@ -795,6 +794,12 @@ func chooseNeutral(m *lr.Model, tweets, sst, reviews []example, tol, kappa float
 		for t := 5; t <= 80; t += 1 {
 			for b := 0; b <= 100; b += 5 {
 				p := point{float64(t) / 100, float64(b) / 100, k, 0}
+				if band >= 0 {
+					if b > 0 {
+						break
+					}
+					p.band = band
+				}
 				p.f = (macroF1(m, tweets, p.tau, p.band, k) + polarAccuracy(m, tweets, p.tau, p.band, k) +
 					macroF1(m, sst, p.tau, p.band, k) + polarAccuracy(m, sst, p.tau, p.band, k) +
 					accuracy(m, reviews, p.tau, p.band, k)) / 5
@@ -817,6 +822,15 @@ func chooseNeutral(m *lr.Model, tweets, sst, reviews []example, tol, kappa float
 	for _, p := range pts {
 		if p.f >= bestF-tol && p.band == best.band && p.kappa == best.kappa {
 			lo, hi = min(lo, p.tau), max(hi, p.tau)
+		}
+	}
+	if mid {
+		c := (lo + hi) / 2
+		for _, p := range pts {
+			if p.f >= bestF-tol && p.band == best.band && p.kappa == best.kappa &&
+				(math.Abs(p.tau-c) < math.Abs(best.tau-c)-1e-9 || math.Abs(math.Abs(p.tau-c)-math.Abs(best.tau-c)) <= 1e-9 && p.tau < best.tau) {
+				best = p
+			}
 		}
 	}
 	log.Printf("neutral: best mean macro-F1 %.3f, chosen tau %.2f band %.2f kappa %.2f (%.3f); taus within tol %.2f–%.2f", bestF, best.tau, best.band, best.kappa, best.f, lo, hi)
