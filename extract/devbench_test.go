@@ -1,0 +1,66 @@
+package extract
+
+import (
+	"bytes"
+	"compress/gzip"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// devPages reads the pages of the sets named in EXTRACT_BENCH_SETS, a
+// list of set folders separated by ':' (each with html/<id>.html.gz or
+// .html, as the evaluation data has them), e.g.
+// EXTRACT_BENCH_SETS=../../shared/data/extract/scrapinghub. The data is
+// not in the repository: without the variable the benchmark is skipped.
+func devPages(b *testing.B) (pages [][]byte, total int64) {
+	sets := os.Getenv("EXTRACT_BENCH_SETS")
+	if sets == "" {
+		b.Skip("EXTRACT_BENCH_SETS names no set folder")
+	}
+	for _, dir := range strings.Split(sets, ":") {
+		files, _ := filepath.Glob(filepath.Join(dir, "html", "*.html*"))
+		for _, f := range files {
+			raw, err := os.ReadFile(f)
+			if err != nil {
+				b.Fatal(err)
+			}
+			if strings.HasSuffix(f, ".gz") {
+				zr, err := gzip.NewReader(bytes.NewReader(raw))
+				if err != nil {
+					b.Fatal(err)
+				}
+				if raw, err = io.ReadAll(zr); err != nil {
+					b.Fatal(err)
+				}
+			}
+			pages = append(pages, raw)
+			total += int64(len(raw))
+		}
+	}
+	if len(pages) == 0 {
+		b.Fatalf("no pages in %s", sets)
+	}
+	return pages, total
+}
+
+// BenchmarkDevPages extracts every page of the sets in EXTRACT_BENCH_SETS
+// once per op; it reports pages per CPU-second as the harness does.
+func BenchmarkDevPages(b *testing.B) {
+	pages, total := devPages(b)
+	b.ReportAllocs()
+	b.SetBytes(total)
+	cpu := processCPU()
+	for b.Loop() {
+		for _, raw := range pages {
+			if _, err := FromHTML(b.Context(), bytes.NewReader(raw), "", Options{}); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	if cpu > 0 {
+		b.ReportMetric(float64(len(pages))*float64(b.N)/(float64(processCPU()-cpu)/1e9), "pages/cpu-s")
+	}
+}
