@@ -3,6 +3,7 @@ package extract
 import (
 	"bytes"
 	"compress/gzip"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -20,30 +21,41 @@ func devPages(b *testing.B) (pages [][]byte, total int64) {
 	if sets == "" {
 		b.Skip("EXTRACT_BENCH_SETS names no set folder")
 	}
+	pages, err := readDevPages(sets)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, p := range pages {
+		total += int64(len(p))
+	}
+	return pages, total
+}
+
+// readDevPages reads the pages of the set folders in sets, separated by ':'.
+func readDevPages(sets string) (pages [][]byte, err error) {
 	for _, dir := range strings.Split(sets, ":") {
 		files, _ := filepath.Glob(filepath.Join(dir, "html", "*.html*"))
 		for _, f := range files {
 			raw, err := os.ReadFile(f)
 			if err != nil {
-				b.Fatal(err)
+				return nil, err
 			}
 			if strings.HasSuffix(f, ".gz") {
 				zr, err := gzip.NewReader(bytes.NewReader(raw))
 				if err != nil {
-					b.Fatal(err)
+					return nil, fmt.Errorf("%s: %w", f, err)
 				}
 				if raw, err = io.ReadAll(zr); err != nil {
-					b.Fatal(err)
+					return nil, fmt.Errorf("%s: %w", f, err)
 				}
 			}
 			pages = append(pages, raw)
-			total += int64(len(raw))
 		}
 	}
 	if len(pages) == 0 {
-		b.Fatalf("no pages in %s", sets)
+		return nil, fmt.Errorf("no pages in %s", sets)
 	}
-	return pages, total
+	return pages, nil
 }
 
 // BenchmarkDevPages extracts every page of the sets in EXTRACT_BENCH_SETS
@@ -62,5 +74,27 @@ func BenchmarkDevPages(b *testing.B) {
 	}
 	if cpu > 0 {
 		b.ReportMetric(float64(len(pages))*float64(b.N)/(float64(processCPU()-cpu)/1e9), "pages/cpu-s")
+	}
+}
+
+// BenchmarkParseDevPages parses (builds the tree of) every page of the
+// sets in EXTRACT_BENCH_SETS once per op.
+func BenchmarkParseDevPages(b *testing.B) {
+	pages, total := devPages(b)
+	for i, p := range pages {
+		pages[i] = decodeBytes(p, "")
+	}
+	b.ReportAllocs()
+	b.SetBytes(total)
+	cpu := processCPU()
+	for b.Loop() {
+		for _, p := range pages {
+			if _, err := parseHTML(p, newWork(b.Context(), Options{})); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	if cpu > 0 {
+		b.ReportMetric(float64(processCPU()-cpu)/float64(b.N)/float64(len(pages)), "cpu-ns/page")
 	}
 }

@@ -2,8 +2,9 @@ package extract
 
 import (
 	"bytes"
-	"io"
 	"strings"
+
+	"github.com/textanalysis/go-textanalysis/extract/internal/htmltok"
 
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
@@ -14,13 +15,17 @@ import (
 // recursion that walks the tree.
 const maxDepth = 400
 
-// keepAttrs are the attributes extraction and metadata look at; the rest
-// are not stored.
-var keepAttrs = map[string]bool{
-	"class": true, "id": true, "style": true, "hidden": true, "aria-hidden": true, "role": true,
-	"itemprop": true, "rel": true, "lang": true, "xml:lang": true, "content": true, "property": true,
-	"name": true, "http-equiv": true, "datetime": true, "type": true, "charset": true,
-}
+// keepAttrs are the attributes extraction and metadata look at, each
+// mapped to itself (so that a key costs no allocation); the rest are not
+// stored.
+var keepAttrs = func() map[string]string {
+	m := map[string]string{}
+	for _, k := range []string{"class", "id", "style", "hidden", "aria-hidden", "role", "itemprop", "rel",
+		"lang", "xml:lang", "content", "property", "name", "http-equiv", "datetime", "type", "charset"} {
+		m[k] = k
+	}
+	return m
+}()
 
 // headTags may appear before <body> without starting it.
 var headTags = map[atom.Atom]bool{
@@ -77,6 +82,10 @@ type treeBuilder struct {
 
 	slab     []html.Node // nodes to hand out (newNode)
 	slabSize int
+
+	attrBuf      []html.Attribute // the attributes of the current tag
+	attrSlab     []html.Attribute // attributes to hand out (newAttrs)
+	attrSlabSize int
 }
 
 // newNode returns a zero node from a slab: one allocation for many nodes
@@ -104,7 +113,9 @@ func (t *treeBuilder) noscript(n *html.Node, text []byte) error {
 		t.text(text)
 		return nil
 	}
-	sub, err := parseHTMLDepth(bytes.Clone(text), t.depth+1, t.w)
+	// The tokenizer never writes to its input, and text stays as it is
+	// until the next token: no copy needed.
+	sub, err := parseHTMLDepth(text, t.depth+1, t.w)
 	if err != nil {
 		return err
 	}
@@ -124,7 +135,38 @@ func (t *treeBuilder) noscript(n *html.Node, text []byte) error {
 func parseHTML(b []byte, w *work) (*html.Node, error) { return parseHTMLDepth(b, 0, w) }
 
 func parseHTMLDepth(b []byte, depth int, w *work) (*html.Node, error) {
-	z := html.NewTokenizer(withoutScripts(b))
+	z := htmltok.New(withoutScripts(b))
+	t := newTreeBuilder(depth, w)
+	for {
+		tt := z.Next()
+		if err := w.step(); err != nil {
+			return nil, err
+		}
+		switch tt {
+		case htmltok.ErrorToken:
+			return t.finish(), nil
+		case htmltok.TextToken:
+			if err := t.textToken(z.Text()); err != nil {
+				return nil, err
+			}
+		case htmltok.StartTagToken, htmltok.SelfClosingTagToken:
+			var buf [32]byte
+			name := lowerInto(z.TagName(), &buf)
+			a := atom.Lookup(name)
+			var attrs []html.Attribute
+			if wantAttrs(a) {
+				attrs = t.keptAttrs(z)
+			}
+			t.start(a, name, attrs, tt == htmltok.SelfClosingTagToken)
+		case htmltok.EndTagToken:
+			var buf [32]byte
+			name := lowerInto(z.TagName(), &buf)
+			t.end(atom.Lookup(name), name)
+		}
+	}
+}
+
+func newTreeBuilder(depth int, w *work) *treeBuilder {
 	t := &treeBuilder{
 		depth:     depth,
 		w:         w,
@@ -137,46 +179,89 @@ func parseHTMLDepth(b []byte, depth int, w *work) (*html.Node, error) {
 	t.html.AppendChild(t.head)
 	t.stack = append(make([]*html.Node, 0, 64), t.head)
 	t.open = append(make([]openElem, 0, 64), openElem{prevSame: -1})
-	for {
-		tt := z.Next()
-		if err := w.step(); err != nil {
-			return nil, err
-		}
-		switch tt {
-		case html.ErrorToken:
-			if t.body == nil {
-				t.startBody(nil)
-			}
-			t.flushText()
-			return t.doc, nil
-		case html.TextToken:
-			text := z.Text()
-			if t.body == nil && t.cur() == t.head {
-				if len(bytes.TrimSpace(text)) == 0 {
-					continue
-				}
-				t.startBody(nil)
-			}
-			if cur := t.cur(); cur.DataAtom == atom.Noscript && t.body != nil && t.depth == 0 {
-				// The tokenizer reads <noscript> as raw text (as a browser
-				// with scripts on does); some sites put the whole article
-				// there for readers without them. Parse it as HTML.
-				if err := t.noscript(cur, text); err != nil {
-					return nil, err
-				}
-				continue
-			}
-			t.text(text)
-		case html.StartTagToken:
-			t.start(z, false)
-		case html.SelfClosingTagToken:
-			t.start(z, true)
-		case html.EndTagToken:
-			var buf [32]byte
-			name, _ := rawTag(z.Raw(), &buf, false)
-			t.end(atom.Lookup(name), name)
-		}
+	return t
+}
+
+// finish ends the tree at the end of the input and returns it.
+func (t *treeBuilder) finish() *html.Node {
+	if t.body == nil {
+		t.startBody(nil)
 	}
+	t.flushText()
+	return t.doc
+}
+
+// textToken adds a text token's text.
+func (t *treeBuilder) textToken(text []byte) error {
+	if t.body == nil && t.cur() == t.head {
+		if len(bytes.TrimSpace(text)) == 0 {
+			return nil
+		}
+		t.startBody(nil)
+	}
+	if cur := t.cur(); cur.DataAtom == atom.Noscript && t.body != nil && t.depth == 0 {
+		// The tokenizer reads <noscript> as raw text (as a browser
+		// with scripts on does); some sites put the whole article
+		// there for readers without them. Parse it as HTML.
+		return t.noscript(cur, text)
+	}
+	t.text(text)
+	return nil
+}
+
+// wantAttrs says whether the attributes of element a are needed: elements
+// that are skipped whatever their attributes don't need them.
+func wantAttrs(a atom.Atom) bool {
+	return !skipTags[a] || a == atom.Meta || a == atom.Script
+}
+
+// keptAttrs returns the attributes worth keeping of the start tag z is
+// at: keys lowered, values with character references decoded, the first
+// of duplicate keys; of href only its presence.
+func (t *treeBuilder) keptAttrs(z *htmltok.Tokenizer) []html.Attribute {
+	t.attrBuf = t.attrBuf[:0]
+	var kbuf [32]byte
+	for _, at := range z.Attrs() {
+		key := z.Bytes(at.Key)
+		if len(key) > len(kbuf) {
+			continue // no kept key is that long
+		}
+		k := lowerInto(key, &kbuf)
+		if string(k) == "href" {
+			// Only its presence matters: <a name> without it is an
+			// anchor, not a link.
+			if !hasAttrKey(t.attrBuf, k) {
+				t.attrBuf = append(t.attrBuf, html.Attribute{Key: "href"})
+			}
+			continue
+		}
+		canon, ok := keepAttrs[string(k)]
+		if !ok || hasAttrKey(t.attrBuf, k) {
+			continue // not needed, or a duplicate (the first one wins)
+		}
+		v := string(z.Bytes(at.Val))
+		if strings.IndexByte(v, '&') >= 0 {
+			v = html.UnescapeString(v)
+		}
+		t.attrBuf = append(t.attrBuf, html.Attribute{Key: canon, Val: v})
+	}
+	return t.newAttrs(t.attrBuf)
+}
+
+// newAttrs returns a copy of attrs from a slab, as newNode does for nodes.
+func (t *treeBuilder) newAttrs(attrs []html.Attribute) []html.Attribute {
+	n := len(attrs)
+	if n == 0 {
+		return nil
+	}
+	if len(t.attrSlab) < n {
+		t.attrSlabSize = min(max(2*t.attrSlabSize, 32, n), 1024)
+		t.attrSlab = make([]html.Attribute, max(t.attrSlabSize, n))
+	}
+	out := t.attrSlab[:n:n]
+	t.attrSlab = t.attrSlab[n:]
+	copy(out, attrs)
+	return out
 }
 
 func (t *treeBuilder) cur() *html.Node { return t.stack[len(t.stack)-1] }
@@ -308,87 +393,6 @@ func (t *treeBuilder) text(b []byte) {
 	cur.AppendChild(n)
 }
 
-// rawTag reads the tag name (lower-cased into buf) and the attributes
-// worth keeping from the raw bytes of a start or end tag. Reading the raw
-// bytes instead of Tokenizer.TagName and TagAttr saves two copies per
-// attribute, most of which extraction never looks at.
-func rawTag(raw []byte, buf *[32]byte, wantAttrs bool) (name []byte, attrs []html.Attribute) {
-	i := 1
-	if i < len(raw) && raw[i] == '/' {
-		i++
-	}
-	start := i
-	for i < len(raw) && !isTagSpace(raw[i]) && raw[i] != '/' && raw[i] != '>' {
-		i++
-	}
-	name = lowerInto(raw[start:i], buf)
-	if !wantAttrs {
-		return name, nil
-	}
-	var kbuf [32]byte
-	for i < len(raw) {
-		for i < len(raw) && (isTagSpace(raw[i]) || raw[i] == '/') {
-			i++
-		}
-		if i >= len(raw) || raw[i] == '>' {
-			break
-		}
-		ks := i
-		i++ // a name may start with '='
-		for i < len(raw) && !isTagSpace(raw[i]) && raw[i] != '/' && raw[i] != '>' && raw[i] != '=' {
-			i++
-		}
-		key := raw[ks:i]
-		for i < len(raw) && isTagSpace(raw[i]) {
-			i++
-		}
-		var val []byte
-		if i < len(raw) && raw[i] == '=' {
-			i++
-			for i < len(raw) && isTagSpace(raw[i]) {
-				i++
-			}
-			if i < len(raw) && (raw[i] == '"' || raw[i] == '\'') {
-				q := raw[i]
-				i++
-				vs := i
-				for i < len(raw) && raw[i] != q {
-					i++
-				}
-				val = raw[vs:i]
-				i++
-			} else {
-				vs := i
-				for i < len(raw) && !isTagSpace(raw[i]) && raw[i] != '>' {
-					i++
-				}
-				val = raw[vs:i]
-			}
-		}
-		if len(key) > len(kbuf) {
-			continue
-		}
-		k := lowerInto(key, &kbuf)
-		if string(k) == "href" {
-			// Only its presence matters: <a name> without it is an
-			// anchor, not a link.
-			if !hasAttrKey(attrs, k) {
-				attrs = append(attrs, html.Attribute{Key: "href"})
-			}
-			continue
-		}
-		if !keepAttrs[string(k)] || hasAttrKey(attrs, k) {
-			continue // not needed, or a duplicate (the first one wins)
-		}
-		v := string(val)
-		if strings.IndexByte(v, '&') >= 0 {
-			v = html.UnescapeString(v)
-		}
-		attrs = append(attrs, html.Attribute{Key: string(k), Val: v})
-	}
-	return name, attrs
-}
-
 func hasAttrKey(attrs []html.Attribute, k []byte) bool {
 	for _, a := range attrs {
 		if a.Key == string(k) {
@@ -418,14 +422,8 @@ func lowerInto(b []byte, buf *[32]byte) []byte {
 	return out
 }
 
-func (t *treeBuilder) start(z *html.Tokenizer, selfClosing bool) {
-	var buf [32]byte
-	raw := z.Raw()
-	name, _ := rawTag(raw, &buf, false)
-	a := atom.Lookup(name)
-	// Elements that are skipped whatever their attributes don't need them.
-	wantAttrs := !skipTags[a] || a == atom.Meta || a == atom.Script
-	_, attrs := rawTag(raw, &buf, wantAttrs)
+// start opens element a, or named name when a is 0.
+func (t *treeBuilder) start(a atom.Atom, name []byte, attrs []html.Attribute, selfClosing bool) {
 	switch a {
 	case atom.Html:
 		for _, at := range attrs {
@@ -530,8 +528,9 @@ func (t *treeBuilder) end(a atom.Atom, name []byte) {
 // <svg> elements (JSON-LD scripts excepted) and without comments. The
 // tokenizer reads raw text byte by byte, and these are close to half of a
 // typical page's bytes; the elements themselves stay, empty. Like the HTML
-// tokenizer, the first "</script" ends a script.
-func withoutScripts(b []byte) io.Reader {
+// tokenizer, the first "</script" ends a script. It returns b itself when
+// there is nothing to remove, else a new slice.
+func withoutScripts(b []byte) []byte {
 	var parts [][]byte
 	rest := b
 	for {
@@ -573,14 +572,17 @@ func withoutScripts(b []byte) io.Reader {
 		rest = rest[bodyStart+end:]
 	}
 	if len(parts) == 0 {
-		return bytes.NewReader(b)
+		return b
 	}
-	readers := make([]io.Reader, 0, len(parts)+1)
+	n := len(rest)
 	for _, p := range parts {
-		readers = append(readers, bytes.NewReader(p))
+		n += len(p)
 	}
-	readers = append(readers, bytes.NewReader(rest))
-	return io.MultiReader(readers...)
+	out := make([]byte, 0, n)
+	for _, p := range parts {
+		out = append(out, p...)
+	}
+	return append(out, rest...)
 }
 
 // nextRawOpen finds the next "<script", "<style" or "<svg" start tag (any
