@@ -150,7 +150,6 @@ func rawTag(raw []byte, buf *[32]byte, wantAttrs bool) (name []byte, attrs []htm
 	return name, attrs
 }
 
-
 // dumpTree renders every node of a tree with its attributes, for
 // comparing two trees exactly.
 func dumpTree(n *html.Node) string {
