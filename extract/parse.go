@@ -2,7 +2,6 @@ package extract
 
 import (
 	"bytes"
-	"strings"
 
 	"github.com/textanalysis/go-textanalysis/extract/internal/htmltok"
 
@@ -14,18 +13,6 @@ import (
 // are still kept, as siblings, so hostile nesting cannot blow up the
 // recursion that walks the tree.
 const maxDepth = 400
-
-// keepAttrs are the attributes extraction and metadata look at, each
-// mapped to itself (so that a key costs no allocation); the rest are not
-// stored.
-var keepAttrs = func() map[string]string {
-	m := map[string]string{}
-	for _, k := range []string{"class", "id", "style", "hidden", "aria-hidden", "role", "itemprop", "rel",
-		"lang", "xml:lang", "content", "property", "name", "http-equiv", "datetime", "type", "charset"} {
-		m[k] = k
-	}
-	return m
-}()
 
 // headTags may appear before <body> without starting it.
 var headTags = map[atom.Atom]bool{
@@ -57,6 +44,72 @@ var voidTags = map[atom.Atom]bool{
 	atom.Source: true, atom.Track: true, atom.Wbr: true, atom.Keygen: true, atom.Image: true,
 }
 
+// tagFlags says which of the sets above (and skipTags) an element is in.
+type tagFlags uint8
+
+const (
+	isHeadTag tagFlags = 1 << iota
+	isClosesP
+	isScopeEnd
+	isVoid
+	isSkip
+)
+
+// atomSlots is the size of the open-addressing tables keyed by atom:
+// more than twice the number of atoms (369), so that a probe is short and
+// a table never fills.
+const atomSlots = 1024
+
+func atomSlot(a atom.Atom) uint32 { return (uint32(a) * 0x9E3779B1) >> 22 }
+
+// flagTable holds tagFlags by atom: one probe of a small array instead
+// of a map lookup for each set.
+var flagTable = func() *atomIndex[tagFlags] {
+	x := new(atomIndex[tagFlags])
+	for f, set := range map[tagFlags]map[atom.Atom]bool{
+		isHeadTag: headTags, isClosesP: closesP, isScopeEnd: scopeEnd, isVoid: voidTags, isSkip: skipTags,
+	} {
+		for a := range set {
+			v, _ := x.get(a)
+			x.set(a, v|f)
+		}
+	}
+	return x
+}()
+
+func flagsOf(a atom.Atom) tagFlags {
+	f, _ := flagTable.get(a)
+	return f
+}
+
+// atomIndex maps atoms (not 0) to values, in an open-addressing table.
+type atomIndex[V any] struct {
+	keys [atomSlots]atom.Atom
+	vals [atomSlots]V
+}
+
+// get returns a's value, and whether a was set.
+func (x *atomIndex[V]) get(a atom.Atom) (V, bool) {
+	for i := atomSlot(a); ; i = (i + 1) % atomSlots {
+		switch x.keys[i] {
+		case a:
+			return x.vals[i], a != 0
+		case 0:
+			var zero V
+			return zero, false
+		}
+	}
+}
+
+// set sets a's value; a is not 0.
+func (x *atomIndex[V]) set(a atom.Atom, v V) {
+	i := atomSlot(a)
+	for x.keys[i] != a && x.keys[i] != 0 {
+		i = (i + 1) % atomSlots
+	}
+	x.keys[i], x.vals[i] = a, v
+}
+
 // treeBuilder turns tokens into an html.Node tree. It is a small subset of
 // the HTML5 tree construction algorithm, enough for text extraction: void
 // elements, implied ends of p, li, dd/dt, tr, td/th and option, end tags
@@ -71,10 +124,10 @@ var voidTags = map[atom.Atom]bool{
 type treeBuilder struct {
 	doc, html, head, body *html.Node
 	stack                 []*html.Node
-	open                  []openElem          // open[i] describes stack[i]
-	innermost             map[atom.Atom]int32 // element → index of its innermost open element
-	innermostNamed        map[string]int32    // the same for elements without an atom, by name
-	depth                 int                 // nesting of noscript parses
+	open                  []openElem       // open[i] describes stack[i]
+	innermost             atomIndex[int32] // element → index of its innermost open element, or -1
+	innermostNamed        map[string]int32 // the same for elements without an atom, by name
+	depth                 int              // nesting of noscript parses
 	w                     *work
 
 	pendNode *html.Node // the text node that pend holds the text of, if any
@@ -168,12 +221,11 @@ func parseHTMLDepth(b []byte, depth int, w *work) (*html.Node, error) {
 
 func newTreeBuilder(depth int, w *work) *treeBuilder {
 	t := &treeBuilder{
-		depth:     depth,
-		w:         w,
-		doc:       &html.Node{Type: html.DocumentNode},
-		html:      &html.Node{Type: html.ElementNode, Data: "html", DataAtom: atom.Html},
-		head:      &html.Node{Type: html.ElementNode, Data: "head", DataAtom: atom.Head},
-		innermost: make(map[atom.Atom]int32, 16),
+		depth: depth,
+		w:     w,
+		doc:   &html.Node{Type: html.DocumentNode},
+		html:  &html.Node{Type: html.ElementNode, Data: "html", DataAtom: atom.Html},
+		head:  &html.Node{Type: html.ElementNode, Data: "head", DataAtom: atom.Head},
 	}
 	t.doc.AppendChild(t.html)
 	t.html.AppendChild(t.head)
@@ -212,7 +264,7 @@ func (t *treeBuilder) textToken(text []byte) error {
 // wantAttrs says whether the attributes of element a are needed: elements
 // that are skipped whatever their attributes don't need them.
 func wantAttrs(a atom.Atom) bool {
-	return !skipTags[a] || a == atom.Meta || a == atom.Script
+	return flagsOf(a)&isSkip == 0 || a == atom.Meta || a == atom.Script
 }
 
 // keptAttrs returns the attributes worth keeping of the start tag z is
@@ -235,17 +287,61 @@ func (t *treeBuilder) keptAttrs(z *htmltok.Tokenizer) []html.Attribute {
 			}
 			continue
 		}
-		canon, ok := keepAttrs[string(k)]
-		if !ok || hasAttrKey(t.attrBuf, k) {
+		canon := keptKey(k)
+		if canon == "" || hasAttrKey(t.attrBuf, k) {
 			continue // not needed, or a duplicate (the first one wins)
 		}
-		v := string(z.Bytes(at.Val))
-		if strings.IndexByte(v, '&') >= 0 {
+		val := z.Bytes(at.Val)
+		v := string(val)
+		if bytes.IndexByte(val, '&') >= 0 {
 			v = html.UnescapeString(v)
 		}
 		t.attrBuf = append(t.attrBuf, html.Attribute{Key: canon, Val: v})
 	}
 	return t.newAttrs(t.attrBuf)
+}
+
+// keptKey returns the key of keepAttrs equal to k, or "". It is a switch
+// rather than a map lookup: it hashes nothing (TestKeptKey holds the two
+// to the same answers).
+func keptKey(k []byte) string {
+	switch string(k) {
+	case "class":
+		return "class"
+	case "id":
+		return "id"
+	case "style":
+		return "style"
+	case "hidden":
+		return "hidden"
+	case "aria-hidden":
+		return "aria-hidden"
+	case "role":
+		return "role"
+	case "itemprop":
+		return "itemprop"
+	case "rel":
+		return "rel"
+	case "lang":
+		return "lang"
+	case "xml:lang":
+		return "xml:lang"
+	case "content":
+		return "content"
+	case "property":
+		return "property"
+	case "name":
+		return "name"
+	case "http-equiv":
+		return "http-equiv"
+	case "datetime":
+		return "datetime"
+	case "type":
+		return "type"
+	case "charset":
+		return "charset"
+	}
+	return ""
 }
 
 // newAttrs returns a copy of attrs from a slab, as newNode does for nodes.
@@ -271,7 +367,7 @@ func (t *treeBuilder) startBody(attrs []html.Attribute) {
 	t.html.AppendChild(t.body)
 	t.stack = append(t.stack[:0], t.body)
 	t.open = append(t.open[:0], openElem{prevSame: -1})
-	clear(t.innermost)
+	t.innermost = atomIndex[int32]{}
 	clear(t.innermostNamed)
 }
 
@@ -283,7 +379,7 @@ func (t *treeBuilder) push(n *html.Node) {
 		prev = -1
 	}
 	scope := t.open[i-1].scope
-	if scopeEnd[n.DataAtom] {
+	if flagsOf(n.DataAtom)&isScopeEnd != 0 {
 		scope = i
 	}
 	t.stack = append(t.stack, n)
@@ -295,8 +391,7 @@ func (t *treeBuilder) push(n *html.Node) {
 // name when a is 0.
 func (t *treeBuilder) lookup(a atom.Atom, name string) (int32, bool) {
 	if a != 0 {
-		i, ok := t.innermost[a]
-		return i, ok
+		return t.innermostOf(a)
 	}
 	i, ok := t.innermostNamed[name]
 	return i, ok
@@ -306,10 +401,8 @@ func (t *treeBuilder) lookup(a atom.Atom, name string) (int32, bool) {
 // like n; a negative i means there is none.
 func (t *treeBuilder) setInnermost(n *html.Node, i int32) {
 	switch {
-	case n.DataAtom != 0 && i >= 0:
-		t.innermost[n.DataAtom] = i
 	case n.DataAtom != 0:
-		delete(t.innermost, n.DataAtom)
+		t.innermost.set(n.DataAtom, i)
 	case i >= 0:
 		if t.innermostNamed == nil {
 			t.innermostNamed = map[string]int32{}
@@ -318,6 +411,13 @@ func (t *treeBuilder) setInnermost(n *html.Node, i int32) {
 	default:
 		delete(t.innermostNamed, n.Data)
 	}
+}
+
+// innermostOf returns the index of the innermost open element a (not 0),
+// and whether there is one.
+func (t *treeBuilder) innermostOf(a atom.Atom) (int32, bool) {
+	i, ok := t.innermost.get(a)
+	return i, ok && i >= 0
 }
 
 // popTo closes stack[i] and the elements above it; i > 0.
@@ -338,7 +438,7 @@ func (t *treeBuilder) inScope(i int32, ok bool, extra ...atom.Atom) int {
 	}
 	bound := t.open[len(t.open)-1].scope
 	for _, x := range extra {
-		if j, ok := t.innermost[x]; ok && j > bound {
+		if j, ok := t.innermostOf(x); ok && j > bound {
 			bound = j
 		}
 	}
@@ -356,10 +456,20 @@ func (t *treeBuilder) flushText() {
 	}
 }
 
+// allSpace reports whether b is all HTML white space.
+func allSpace(b []byte) bool {
+	for _, c := range b {
+		if !isTagSpace(c) {
+			return false
+		}
+	}
+	return true
+}
+
 func (t *treeBuilder) text(b []byte) {
 	cur := t.cur()
 	var s string
-	space := len(bytes.TrimLeft(b, " \t\n\r\f")) == 0
+	space := allSpace(b)
 	if space {
 		// Runs of white space between tags only separate words (except in
 		// <pre>, where line breaks are kept): share one string.
@@ -440,7 +550,8 @@ func (t *treeBuilder) start(a atom.Atom, name []byte, attrs []html.Attribute, se
 		}
 		return
 	}
-	if t.body == nil && !headTags[a] {
+	flags := flagsOf(a)
+	if t.body == nil && flags&isHeadTag == 0 {
 		t.startBody(nil)
 	}
 	t.w.node()
@@ -452,7 +563,7 @@ func (t *treeBuilder) start(a atom.Atom, name []byte, attrs []html.Attribute, se
 		n.Data = string(name)
 	}
 	switch {
-	case closesP[a]:
+	case flags&isClosesP != 0:
 		t.closeInScope(atom.P)
 		switch a {
 		case atom.Li:
@@ -480,7 +591,7 @@ func (t *treeBuilder) start(a atom.Atom, name []byte, attrs []html.Attribute, se
 		t.closeInScope(atom.A)
 	}
 	t.cur().AppendChild(n)
-	if voidTags[a] || selfClosing || len(t.stack) >= maxDepth {
+	if flags&isVoid != 0 || selfClosing || len(t.stack) >= maxDepth {
 		return
 	}
 	t.push(n)
@@ -495,7 +606,7 @@ func (t *treeBuilder) pop() {
 // closeInScope closes the innermost open a and the elements above it,
 // unless a scope boundary (or an element of extra) is open above it.
 func (t *treeBuilder) closeInScope(a atom.Atom, extra ...atom.Atom) {
-	i, ok := t.innermost[a]
+	i, ok := t.innermostOf(a)
 	if i := t.inScope(i, ok, extra...); i > 0 {
 		t.popTo(i)
 	}
@@ -515,7 +626,7 @@ func (t *treeBuilder) end(a atom.Atom, name []byte) {
 	var i int32
 	var ok bool
 	if a != 0 {
-		i, ok = t.innermost[a]
+		i, ok = t.innermostOf(a)
 	} else {
 		i, ok = t.innermostNamed[string(name)]
 	}
@@ -564,7 +675,7 @@ func withoutScripts(b []byte) []byte {
 		if end < 0 {
 			break
 		}
-		if tag == "script" && bytes.Contains(bytes.ToLower(rest[i:bodyStart]), []byte("ld+json")) {
+		if tag == "script" && indexFoldASCII(rest[i:bodyStart], "ld+json") >= 0 {
 			parts = append(parts, rest[:bodyStart+end])
 		} else {
 			parts = append(parts, rest[:bodyStart])
@@ -595,19 +706,54 @@ func nextRawOpen(b []byte) (int, string) {
 		}
 		i += off
 		rest := b[i+1:]
-		if bytes.HasPrefix(rest, []byte("!--")) {
-			return i, "!--"
-		}
-		for _, tag := range [...]string{"script", "style", "svg"} {
-			if len(rest) > len(tag) && bytes.EqualFold(rest[:len(tag)], []byte(tag)) {
-				switch rest[len(tag)] {
-				case '>', ' ', '\t', '\n', '\r', '\f', '/':
-					return i, tag
+		if len(rest) > 0 {
+			switch rest[0] {
+			case '!':
+				if bytes.HasPrefix(rest, []byte("!--")) {
+					return i, "!--"
+				}
+			case 's', 'S':
+				for _, tag := range [...]string{"script", "style", "svg"} {
+					if len(rest) > len(tag) && hasPrefixFold(rest, tag) {
+						switch rest[len(tag)] {
+						case '>', ' ', '\t', '\n', '\r', '\f', '/':
+							return i, tag
+						}
+					}
 				}
 			}
 		}
 		off = i + 1
 	}
+}
+
+// hasPrefixFold reports whether b starts with prefix (lower case),
+// ignoring ASCII case.
+func hasPrefixFold(b []byte, prefix string) bool {
+	if len(b) < len(prefix) {
+		return false
+	}
+	for i := 0; i < len(prefix); i++ {
+		c := b[i]
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		if c != prefix[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// indexFoldASCII is the index of sep (lower case) in b ignoring ASCII
+// case, or -1.
+func indexFoldASCII(b []byte, sep string) int {
+	for i := 0; i+len(sep) <= len(b); i++ {
+		if hasPrefixFold(b[i:], sep) {
+			return i
+		}
+	}
+	return -1
 }
 
 // tagEnd returns the offset of the '>' that ends the tag at the start of
@@ -644,7 +790,7 @@ func indexFold(b, sep []byte) int {
 			return -1
 		}
 		i += off
-		if len(b)-i >= len(sep) && bytes.EqualFold(b[i:i+len(sep)], sep) {
+		if hasPrefixFold(b[i:], string(sep)) {
 			return i
 		}
 		off = i + 1

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/stretchr/testify/assert"
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
 )
@@ -148,6 +149,26 @@ func rawTag(raw []byte, buf *[32]byte, wantAttrs bool) (name []byte, attrs []htm
 		attrs = append(attrs, html.Attribute{Key: string(k), Val: v})
 	}
 	return name, attrs
+}
+
+// keepAttrs are the attributes extraction and metadata look at (keptKey
+// says which), each mapped to itself, as the reference reads them.
+var keepAttrs = func() map[string]string {
+	m := map[string]string{}
+	for _, k := range []string{"class", "id", "style", "hidden", "aria-hidden", "role", "itemprop", "rel",
+		"lang", "xml:lang", "content", "property", "name", "http-equiv", "datetime", "type", "charset"} {
+		m[k] = k
+	}
+	return m
+}()
+
+func TestKeptKey(t *testing.T) {
+	for k, v := range keepAttrs {
+		assert.Equal(t, v, keptKey([]byte(k)), k)
+	}
+	for _, k := range []string{"", "href", "Class", "data-id", "classes", "i", "lang2"} {
+		assert.Empty(t, keptKey([]byte(k)), k)
+	}
 }
 
 // dumpTree renders every node of a tree with its attributes, for
