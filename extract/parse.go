@@ -2,6 +2,7 @@ package extract
 
 import (
 	"bytes"
+	"sync"
 
 	"github.com/textanalysis/go-textanalysis/extract/internal/htmltok"
 
@@ -188,7 +189,13 @@ func (t *treeBuilder) noscript(n *html.Node, text []byte) error {
 func parseHTML(b []byte, w *work) (*html.Node, error) { return parseHTMLDepth(b, 0, w) }
 
 func parseHTMLDepth(b []byte, depth int, w *work) (*html.Node, error) {
-	z := htmltok.New(withoutScripts(b))
+	stripped := withoutScripts(b)
+	if len(stripped) > 0 && len(b) > 0 && &stripped[0] != &b[0] {
+		// The tree holds copies of what it keeps: the stripped page can
+		// serve the next one.
+		defer putBuf(stripped)
+	}
+	z := htmltok.New(stripped)
 	t := newTreeBuilder(depth, w)
 	for {
 		tt := z.Next()
@@ -640,7 +647,7 @@ func (t *treeBuilder) end(a atom.Atom, name []byte) {
 // tokenizer reads raw text byte by byte, and these are close to half of a
 // typical page's bytes; the elements themselves stay, empty. Like the HTML
 // tokenizer, the first "</script" ends a script. It returns b itself when
-// there is nothing to remove, else a new slice.
+// there is nothing to remove, else a slice from getBuf.
 func withoutScripts(b []byte) []byte {
 	var parts [][]byte
 	rest := b
@@ -689,7 +696,7 @@ func withoutScripts(b []byte) []byte {
 	for _, p := range parts {
 		n += len(p)
 	}
-	out := make([]byte, 0, n)
+	out := getBuf(n)
 	for _, p := range parts {
 		out = append(out, p...)
 	}
@@ -795,4 +802,33 @@ func indexFold(b, sep []byte) int {
 		}
 		off = i + 1
 	}
+}
+
+// bufPool holds byte buffers of page size for reuse (a *[]byte of length
+// 0): the copy of a page that FromHTML reads and the page without its
+// scripts that the parser reads are garbage as soon as the page is
+// extracted, since the tree and the Page hold copies of what they keep.
+// Reusing them saves the allocation, the zeroing of fresh memory and the
+// garbage collection work of two page-sized buffers per page.
+var bufPool sync.Pool
+
+// maxPooledBuf is the largest buffer kept for reuse.
+const maxPooledBuf = 4 << 20
+
+// getBuf returns an empty buffer with room for n bytes, from the pool
+// when it has one large enough.
+func getBuf(n int) []byte {
+	if p, ok := bufPool.Get().(*[]byte); ok && cap(*p) >= n {
+		return (*p)[:0]
+	}
+	return make([]byte, 0, max(n, 64<<10))
+}
+
+// putBuf gives b back to the pool; nothing may use b afterwards.
+func putBuf(b []byte) {
+	if cap(b) == 0 || cap(b) > maxPooledBuf {
+		return
+	}
+	b = b[:0]
+	bufPool.Put(&b)
 }
