@@ -66,7 +66,11 @@ func readAll(r io.Reader, max int64) (b []byte, pooled bool, err error) {
 // extractBytes parses UTF-8 HTML and extracts text and metadata. Its
 // errors are w's.
 func extractBytes(s []byte, w *work) (*Page, error) {
-	doc, err := parseHTML(s, w)
+	// The Page holds strings only: the tree's nodes can serve the next
+	// page once this one is extracted.
+	a := &arena{pooled: true}
+	defer a.release()
+	doc, err := parseHTMLDepth(s, 0, w, a)
 	if err != nil {
 		return nil, err
 	}

@@ -134,12 +134,11 @@ type treeBuilder struct {
 	pendNode *html.Node // the text node that pend holds the text of, if any
 	pend     []byte
 
-	slab     []html.Node // nodes to hand out (newNode)
-	slabSize int
+	slab  []html.Node // nodes to hand out (newNode)
+	arena *arena      // where slabs come from
 
-	attrBuf      []html.Attribute // the attributes of the current tag
-	attrSlab     []html.Attribute // attributes to hand out (newAttrs)
-	attrSlabSize int
+	attrBuf  []html.Attribute // the attributes of the current tag
+	attrSlab []html.Attribute // attributes to hand out (newAttrs)
 }
 
 // newNode returns a zero node from a slab: one allocation for many nodes
@@ -147,8 +146,7 @@ type treeBuilder struct {
 // Slabs grow with the page, so a small page stays small.
 func (t *treeBuilder) newNode() *html.Node {
 	if len(t.slab) == 0 {
-		t.slabSize = min(max(2*t.slabSize, 32), 1024)
-		t.slab = make([]html.Node, t.slabSize)
+		t.slab = t.arena.nodeSlab()
 	}
 	n := &t.slab[0]
 	t.slab = t.slab[1:]
@@ -169,7 +167,7 @@ func (t *treeBuilder) noscript(n *html.Node, text []byte) error {
 	}
 	// The tokenizer never writes to its input, and text stays as it is
 	// until the next token: no copy needed.
-	sub, err := parseHTMLDepth(text, t.depth+1, t.w)
+	sub, err := parseHTMLDepth(text, t.depth+1, t.w, t.arena)
 	if err != nil {
 		return err
 	}
@@ -186,9 +184,11 @@ func (t *treeBuilder) noscript(n *html.Node, text []byte) error {
 
 // parseHTML builds a tree from UTF-8 HTML. Its errors are w's:
 // ErrTooComplex or the context's.
-func parseHTML(b []byte, w *work) (*html.Node, error) { return parseHTMLDepth(b, 0, w) }
+func parseHTML(b []byte, w *work) (*html.Node, error) { return parseHTMLDepth(b, 0, w, &arena{}) }
 
-func parseHTMLDepth(b []byte, depth int, w *work) (*html.Node, error) {
+// parseHTMLDepth parses b, nested depth noscripts deep, into a tree whose
+// nodes come from a.
+func parseHTMLDepth(b []byte, depth int, w *work, a *arena) (*html.Node, error) {
 	stripped := withoutScripts(b)
 	if len(stripped) > 0 && len(b) > 0 && &stripped[0] != &b[0] {
 		// The tree holds copies of what it keeps: the stripped page can
@@ -196,7 +196,7 @@ func parseHTMLDepth(b []byte, depth int, w *work) (*html.Node, error) {
 		defer putBuf(stripped)
 	}
 	z := htmltok.New(stripped)
-	t := newTreeBuilder(depth, w)
+	t := newTreeBuilder(depth, w, a)
 	for {
 		tt := z.Next()
 		if err := w.step(); err != nil {
@@ -226,10 +226,11 @@ func parseHTMLDepth(b []byte, depth int, w *work) (*html.Node, error) {
 	}
 }
 
-func newTreeBuilder(depth int, w *work) *treeBuilder {
+func newTreeBuilder(depth int, w *work, a *arena) *treeBuilder {
 	t := &treeBuilder{
 		depth: depth,
 		w:     w,
+		arena: a,
 		doc:   &html.Node{Type: html.DocumentNode},
 		html:  &html.Node{Type: html.ElementNode, Data: "html", DataAtom: atom.Html},
 		head:  &html.Node{Type: html.ElementNode, Data: "head", DataAtom: atom.Head},
@@ -358,8 +359,7 @@ func (t *treeBuilder) newAttrs(attrs []html.Attribute) []html.Attribute {
 		return nil
 	}
 	if len(t.attrSlab) < n {
-		t.attrSlabSize = min(max(2*t.attrSlabSize, 32, n), 1024)
-		t.attrSlab = make([]html.Attribute, max(t.attrSlabSize, n))
+		t.attrSlab = t.arena.attrSlab(n)
 	}
 	out := t.attrSlab[:n:n]
 	t.attrSlab = t.attrSlab[n:]
@@ -831,4 +831,69 @@ func putBuf(b []byte) {
 	}
 	b = b[:0]
 	bufPool.Put(&b)
+}
+
+// arena hands out the slabs that trees are built from. A pooled arena
+// takes slabs of slabSize from pools and gives them back, cleared, on
+// release, once nothing uses the tree any more: the nodes of a page then
+// serve the next page instead of being allocated, zeroed by the runtime
+// and collected. The zero arena allocates slabs that grow with the page,
+// so that a small page stays small.
+type arena struct {
+	pooled   bool
+	nodes    [][]html.Node      // the pooled slabs handed out
+	attrs    [][]html.Attribute // the same for attributes
+	nodeSize int                // the last slab size, when not pooled
+	attrSize int
+}
+
+// slabSize is the size of pooled slabs, and the largest of the others.
+const slabSize = 1024
+
+var nodeSlabs, attrSlabs sync.Pool // of *[]html.Node, *[]html.Attribute
+
+// nodeSlab returns a slab of zero nodes.
+func (a *arena) nodeSlab() []html.Node {
+	if !a.pooled {
+		a.nodeSize = min(max(2*a.nodeSize, 32), slabSize)
+		return make([]html.Node, a.nodeSize)
+	}
+	var s []html.Node
+	if p, ok := nodeSlabs.Get().(*[]html.Node); ok {
+		s = *p
+	} else {
+		s = make([]html.Node, slabSize)
+	}
+	a.nodes = append(a.nodes, s)
+	return s
+}
+
+// attrSlab returns a slab of at least n zero attributes.
+func (a *arena) attrSlab(n int) []html.Attribute {
+	if !a.pooled || n > slabSize {
+		a.attrSize = min(max(2*a.attrSize, 32, n), slabSize)
+		return make([]html.Attribute, max(a.attrSize, n))
+	}
+	var s []html.Attribute
+	if p, ok := attrSlabs.Get().(*[]html.Attribute); ok {
+		s = *p
+	} else {
+		s = make([]html.Attribute, slabSize)
+	}
+	a.attrs = append(a.attrs, s)
+	return s
+}
+
+// release gives a pooled arena's slabs back: nothing may use the trees
+// built from it afterwards.
+func (a *arena) release() {
+	for _, s := range a.nodes {
+		clear(s)
+		nodeSlabs.Put(&s)
+	}
+	for _, s := range a.attrs {
+		clear(s)
+		attrSlabs.Put(&s)
+	}
+	a.nodes, a.attrs = nil, nil
 }

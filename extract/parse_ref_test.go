@@ -18,7 +18,7 @@ import (
 // from the tags' raw bytes by rawTag. The tests hold parseHTML to it.
 func refParseHTML(b []byte, depth int, w *work) (*html.Node, error) {
 	z := html.NewTokenizer(bytes.NewReader(withoutScripts(b)))
-	t := newTreeBuilder(depth, w)
+	t := newTreeBuilder(depth, w, &arena{})
 	for {
 		tt := z.Next()
 		if err := w.step(); err != nil {
