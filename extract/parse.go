@@ -134,22 +134,21 @@ type treeBuilder struct {
 	pendNode *html.Node // the text node that pend holds the text of, if any
 	pend     []byte
 
-	slab  []html.Node // nodes to hand out (newNode)
-	arena *arena      // where slabs come from
+	arena *arena // where nodes come from, shared with nested parses
 
-	attrBuf  []html.Attribute // the attributes of the current tag
-	attrSlab []html.Attribute // attributes to hand out (newAttrs)
+	attrBuf []html.Attribute // the attributes of the current tag
 }
 
 // newNode returns a zero node from a slab: one allocation for many nodes
 // instead of one each, for less allocation and garbage collection work.
 // Slabs grow with the page, so a small page stays small.
 func (t *treeBuilder) newNode() *html.Node {
-	if len(t.slab) == 0 {
-		t.slab = t.arena.nodeSlab()
+	a := t.arena
+	if len(a.slab) == 0 {
+		a.slab = a.nodeSlab()
 	}
-	n := &t.slab[0]
-	t.slab = t.slab[1:]
+	n := &a.slab[0]
+	a.slab = a.slab[1:]
 	return n
 }
 
@@ -358,11 +357,12 @@ func (t *treeBuilder) newAttrs(attrs []html.Attribute) []html.Attribute {
 	if n == 0 {
 		return nil
 	}
-	if len(t.attrSlab) < n {
-		t.attrSlab = t.arena.attrSlab(n)
+	a := t.arena
+	if len(a.attrSlab) < n {
+		a.attrSlab = a.newAttrSlab(n)
 	}
-	out := t.attrSlab[:n:n]
-	t.attrSlab = t.attrSlab[n:]
+	out := a.attrSlab[:n:n]
+	a.attrSlab = a.attrSlab[n:]
 	copy(out, attrs)
 	return out
 }
@@ -816,12 +816,17 @@ var bufPool sync.Pool
 const maxPooledBuf = 4 << 20
 
 // getBuf returns an empty buffer with room for n bytes, from the pool
-// when it has one large enough.
+// when it has one large enough. A pooled buffer too small is replaced by
+// one at least twice its size, so that a few buffers serve pages of any
+// size.
 func getBuf(n int) []byte {
-	if p, ok := bufPool.Get().(*[]byte); ok && cap(*p) >= n {
-		return (*p)[:0]
+	if p, ok := bufPool.Get().(*[]byte); ok {
+		if cap(*p) >= n {
+			return (*p)[:0]
+		}
+		n = max(n, 2*cap(*p))
 	}
-	return make([]byte, 0, max(n, 64<<10))
+	return make([]byte, 0, n)
 }
 
 // putBuf gives b back to the pool; nothing may use b afterwards.
@@ -840,6 +845,8 @@ func putBuf(b []byte) {
 // and collected. The zero arena allocates slabs that grow with the page,
 // so that a small page stays small.
 type arena struct {
+	slab     []html.Node      // nodes to hand out (newNode)
+	attrSlab []html.Attribute // attributes to hand out (newAttrs)
 	pooled   bool
 	nodes    [][]html.Node      // the pooled slabs handed out
 	attrs    [][]html.Attribute // the same for attributes
@@ -868,8 +875,8 @@ func (a *arena) nodeSlab() []html.Node {
 	return s
 }
 
-// attrSlab returns a slab of at least n zero attributes.
-func (a *arena) attrSlab(n int) []html.Attribute {
+// newAttrSlab returns a slab of at least n zero attributes.
+func (a *arena) newAttrSlab(n int) []html.Attribute {
 	if !a.pooled || n > slabSize {
 		a.attrSize = min(max(2*a.attrSize, 32, n), slabSize)
 		return make([]html.Attribute, max(a.attrSize, n))
@@ -896,4 +903,5 @@ func (a *arena) release() {
 		attrSlabs.Put(&s)
 	}
 	a.nodes, a.attrs = nil, nil
+	a.slab, a.attrSlab = nil, nil
 }
