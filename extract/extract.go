@@ -26,7 +26,11 @@ func FromHTML(ctx context.Context, r io.Reader, pageURL string, opts Options) (*
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("extract: %w", err)
 	}
-	b, err := readAll(r, opts.maxBytes())
+	b, pooled, err := readAll(r, opts.maxBytes())
+	if pooled {
+		// The Page holds copies of what it keeps from the page.
+		defer putBuf(b)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("extract: read html: %w", err)
 	}
@@ -42,25 +46,31 @@ func FromHTML(ctx context.Context, r io.Reader, pageURL string, opts Options) (*
 	return p, nil
 }
 
-// readAll reads up to max bytes of r, in one allocation when r knows its
-// length (strings.Reader, bytes.Reader, bytes.Buffer).
-func readAll(r io.Reader, max int64) ([]byte, error) {
+// readAll reads up to max bytes of r. When r knows its length
+// (strings.Reader, bytes.Reader, bytes.Buffer) it reads them into a buffer
+// from getBuf, and pooled says so: the caller gives it back with putBuf.
+func readAll(r io.Reader, max int64) (b []byte, pooled bool, err error) {
 	if l, ok := r.(interface{ Len() int }); ok {
 		n := min(int64(l.Len()), max)
-		b := make([]byte, n)
+		b = getBuf(int(n))[:n]
 		m, err := io.ReadFull(r, b)
 		if err == io.ErrUnexpectedEOF || err == io.EOF {
 			err = nil
 		}
-		return b[:m], err
+		return b[:m], true, err
 	}
-	return io.ReadAll(io.LimitReader(r, max))
+	b, err = io.ReadAll(io.LimitReader(r, max))
+	return b, false, err
 }
 
 // extractBytes parses UTF-8 HTML and extracts text and metadata. Its
 // errors are w's.
 func extractBytes(s []byte, w *work) (*Page, error) {
-	doc, err := parseHTML(s, w)
+	// The Page holds strings only: the tree's nodes can serve the next
+	// page once this one is extracted.
+	a := &arena{pooled: true}
+	defer a.release()
+	doc, err := parseHTMLDepth(s, 0, w, a)
 	if err != nil {
 		return nil, err
 	}

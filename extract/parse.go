@@ -2,8 +2,9 @@ package extract
 
 import (
 	"bytes"
-	"io"
-	"strings"
+	"sync"
+
+	"github.com/textanalysis/go-textanalysis/extract/internal/htmltok"
 
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
@@ -13,14 +14,6 @@ import (
 // are still kept, as siblings, so hostile nesting cannot blow up the
 // recursion that walks the tree.
 const maxDepth = 400
-
-// keepAttrs are the attributes extraction and metadata look at; the rest
-// are not stored.
-var keepAttrs = map[string]bool{
-	"class": true, "id": true, "style": true, "hidden": true, "aria-hidden": true, "role": true,
-	"itemprop": true, "rel": true, "lang": true, "xml:lang": true, "content": true, "property": true,
-	"name": true, "http-equiv": true, "datetime": true, "type": true, "charset": true,
-}
 
 // headTags may appear before <body> without starting it.
 var headTags = map[atom.Atom]bool{
@@ -52,6 +45,72 @@ var voidTags = map[atom.Atom]bool{
 	atom.Source: true, atom.Track: true, atom.Wbr: true, atom.Keygen: true, atom.Image: true,
 }
 
+// tagFlags says which of the sets above (and skipTags) an element is in.
+type tagFlags uint8
+
+const (
+	isHeadTag tagFlags = 1 << iota
+	isClosesP
+	isScopeEnd
+	isVoid
+	isSkip
+)
+
+// atomSlots is the size of the open-addressing tables keyed by atom:
+// more than twice the number of atoms (369), so that a probe is short and
+// a table never fills.
+const atomSlots = 1024
+
+func atomSlot(a atom.Atom) uint32 { return (uint32(a) * 0x9E3779B1) >> 22 }
+
+// flagTable holds tagFlags by atom: one probe of a small array instead
+// of a map lookup for each set.
+var flagTable = func() *atomIndex[tagFlags] {
+	x := new(atomIndex[tagFlags])
+	for f, set := range map[tagFlags]map[atom.Atom]bool{
+		isHeadTag: headTags, isClosesP: closesP, isScopeEnd: scopeEnd, isVoid: voidTags, isSkip: skipTags,
+	} {
+		for a := range set {
+			v, _ := x.get(a)
+			x.set(a, v|f)
+		}
+	}
+	return x
+}()
+
+func flagsOf(a atom.Atom) tagFlags {
+	f, _ := flagTable.get(a)
+	return f
+}
+
+// atomIndex maps atoms (not 0) to values, in an open-addressing table.
+type atomIndex[V any] struct {
+	keys [atomSlots]atom.Atom
+	vals [atomSlots]V
+}
+
+// get returns a's value, and whether a was set.
+func (x *atomIndex[V]) get(a atom.Atom) (V, bool) {
+	for i := atomSlot(a); ; i = (i + 1) % atomSlots {
+		switch x.keys[i] {
+		case a:
+			return x.vals[i], a != 0
+		case 0:
+			var zero V
+			return zero, false
+		}
+	}
+}
+
+// set sets a's value; a is not 0.
+func (x *atomIndex[V]) set(a atom.Atom, v V) {
+	i := atomSlot(a)
+	for x.keys[i] != a && x.keys[i] != 0 {
+		i = (i + 1) % atomSlots
+	}
+	x.keys[i], x.vals[i] = a, v
+}
+
 // treeBuilder turns tokens into an html.Node tree. It is a small subset of
 // the HTML5 tree construction algorithm, enough for text extraction: void
 // elements, implied ends of p, li, dd/dt, tr, td/th and option, end tags
@@ -66,29 +125,30 @@ var voidTags = map[atom.Atom]bool{
 type treeBuilder struct {
 	doc, html, head, body *html.Node
 	stack                 []*html.Node
-	open                  []openElem          // open[i] describes stack[i]
-	innermost             map[atom.Atom]int32 // element → index of its innermost open element
-	innermostNamed        map[string]int32    // the same for elements without an atom, by name
-	depth                 int                 // nesting of noscript parses
+	open                  []openElem       // open[i] describes stack[i]
+	innermost             atomIndex[int32] // element → index of its innermost open element, or -1
+	innermostNamed        map[string]int32 // the same for elements without an atom, by name
+	depth                 int              // nesting of noscript parses
 	w                     *work
 
 	pendNode *html.Node // the text node that pend holds the text of, if any
 	pend     []byte
 
-	slab     []html.Node // nodes to hand out (newNode)
-	slabSize int
+	arena *arena // where nodes come from, shared with nested parses
+
+	attrBuf []html.Attribute // the attributes of the current tag
 }
 
 // newNode returns a zero node from a slab: one allocation for many nodes
 // instead of one each, for less allocation and garbage collection work.
 // Slabs grow with the page, so a small page stays small.
 func (t *treeBuilder) newNode() *html.Node {
-	if len(t.slab) == 0 {
-		t.slabSize = min(max(2*t.slabSize, 32), 1024)
-		t.slab = make([]html.Node, t.slabSize)
+	a := t.arena
+	if len(a.slab) == 0 {
+		a.slab = a.nodeSlab()
 	}
-	n := &t.slab[0]
-	t.slab = t.slab[1:]
+	n := &a.slab[0]
+	a.slab = a.slab[1:]
 	return n
 }
 
@@ -104,7 +164,9 @@ func (t *treeBuilder) noscript(n *html.Node, text []byte) error {
 		t.text(text)
 		return nil
 	}
-	sub, err := parseHTMLDepth(bytes.Clone(text), t.depth+1, t.w)
+	// The tokenizer never writes to its input, and text stays as it is
+	// until the next token: no copy needed.
+	sub, err := parseHTMLDepth(text, t.depth+1, t.w, t.arena)
 	if err != nil {
 		return err
 	}
@@ -121,62 +183,188 @@ func (t *treeBuilder) noscript(n *html.Node, text []byte) error {
 
 // parseHTML builds a tree from UTF-8 HTML. Its errors are w's:
 // ErrTooComplex or the context's.
-func parseHTML(b []byte, w *work) (*html.Node, error) { return parseHTMLDepth(b, 0, w) }
+func parseHTML(b []byte, w *work) (*html.Node, error) { return parseHTMLDepth(b, 0, w, &arena{}) }
 
-func parseHTMLDepth(b []byte, depth int, w *work) (*html.Node, error) {
-	z := html.NewTokenizer(withoutScripts(b))
-	t := &treeBuilder{
-		depth:     depth,
-		w:         w,
-		doc:       &html.Node{Type: html.DocumentNode},
-		html:      &html.Node{Type: html.ElementNode, Data: "html", DataAtom: atom.Html},
-		head:      &html.Node{Type: html.ElementNode, Data: "head", DataAtom: atom.Head},
-		innermost: make(map[atom.Atom]int32, 16),
+// parseHTMLDepth parses b, nested depth noscripts deep, into a tree whose
+// nodes come from a.
+func parseHTMLDepth(b []byte, depth int, w *work, a *arena) (*html.Node, error) {
+	stripped := withoutScripts(b)
+	if len(stripped) > 0 && len(b) > 0 && &stripped[0] != &b[0] {
+		// The tree holds copies of what it keeps: the stripped page can
+		// serve the next one.
+		defer putBuf(stripped)
 	}
-	t.doc.AppendChild(t.html)
-	t.html.AppendChild(t.head)
-	t.stack = append(make([]*html.Node, 0, 64), t.head)
-	t.open = append(make([]openElem, 0, 64), openElem{prevSame: -1})
+	z := htmltok.New(stripped)
+	t := newTreeBuilder(depth, w, a)
 	for {
 		tt := z.Next()
 		if err := w.step(); err != nil {
 			return nil, err
 		}
 		switch tt {
-		case html.ErrorToken:
-			if t.body == nil {
-				t.startBody(nil)
+		case htmltok.ErrorToken:
+			return t.finish(), nil
+		case htmltok.TextToken:
+			if err := t.textToken(z.Text()); err != nil {
+				return nil, err
 			}
-			t.flushText()
-			return t.doc, nil
-		case html.TextToken:
-			text := z.Text()
-			if t.body == nil && t.cur() == t.head {
-				if len(bytes.TrimSpace(text)) == 0 {
-					continue
-				}
-				t.startBody(nil)
-			}
-			if cur := t.cur(); cur.DataAtom == atom.Noscript && t.body != nil && t.depth == 0 {
-				// The tokenizer reads <noscript> as raw text (as a browser
-				// with scripts on does); some sites put the whole article
-				// there for readers without them. Parse it as HTML.
-				if err := t.noscript(cur, text); err != nil {
-					return nil, err
-				}
-				continue
-			}
-			t.text(text)
-		case html.StartTagToken:
-			t.start(z, false)
-		case html.SelfClosingTagToken:
-			t.start(z, true)
-		case html.EndTagToken:
+		case htmltok.StartTagToken, htmltok.SelfClosingTagToken:
 			var buf [32]byte
-			name, _ := rawTag(z.Raw(), &buf, false)
+			name := lowerInto(z.TagName(), &buf)
+			a := atom.Lookup(name)
+			var attrs []html.Attribute
+			if wantAttrs(a) {
+				attrs = t.keptAttrs(z)
+			}
+			t.start(a, name, attrs, tt == htmltok.SelfClosingTagToken)
+		case htmltok.EndTagToken:
+			var buf [32]byte
+			name := lowerInto(z.TagName(), &buf)
 			t.end(atom.Lookup(name), name)
 		}
 	}
+}
+
+func newTreeBuilder(depth int, w *work, a *arena) *treeBuilder {
+	t := &treeBuilder{
+		depth: depth,
+		w:     w,
+		arena: a,
+		doc:   &html.Node{Type: html.DocumentNode},
+		html:  &html.Node{Type: html.ElementNode, Data: "html", DataAtom: atom.Html},
+		head:  &html.Node{Type: html.ElementNode, Data: "head", DataAtom: atom.Head},
+	}
+	t.doc.AppendChild(t.html)
+	t.html.AppendChild(t.head)
+	t.stack = append(make([]*html.Node, 0, 64), t.head)
+	t.open = append(make([]openElem, 0, 64), openElem{prevSame: -1})
+	return t
+}
+
+// finish ends the tree at the end of the input and returns it.
+func (t *treeBuilder) finish() *html.Node {
+	if t.body == nil {
+		t.startBody(nil)
+	}
+	t.flushText()
+	return t.doc
+}
+
+// textToken adds a text token's text.
+func (t *treeBuilder) textToken(text []byte) error {
+	if t.body == nil && t.cur() == t.head {
+		if len(bytes.TrimSpace(text)) == 0 {
+			return nil
+		}
+		t.startBody(nil)
+	}
+	if cur := t.cur(); cur.DataAtom == atom.Noscript && t.body != nil && t.depth == 0 {
+		// The tokenizer reads <noscript> as raw text (as a browser
+		// with scripts on does); some sites put the whole article
+		// there for readers without them. Parse it as HTML.
+		return t.noscript(cur, text)
+	}
+	t.text(text)
+	return nil
+}
+
+// wantAttrs says whether the attributes of element a are needed: elements
+// that are skipped whatever their attributes don't need them.
+func wantAttrs(a atom.Atom) bool {
+	return flagsOf(a)&isSkip == 0 || a == atom.Meta || a == atom.Script
+}
+
+// keptAttrs returns the attributes worth keeping of the start tag z is
+// at: keys lowered, values with character references decoded, the first
+// of duplicate keys; of href only its presence.
+func (t *treeBuilder) keptAttrs(z *htmltok.Tokenizer) []html.Attribute {
+	t.attrBuf = t.attrBuf[:0]
+	var kbuf [32]byte
+	for _, at := range z.Attrs() {
+		key := z.Bytes(at.Key)
+		if len(key) > len(kbuf) {
+			continue // no kept key is that long
+		}
+		k := lowerInto(key, &kbuf)
+		if string(k) == "href" {
+			// Only its presence matters: <a name> without it is an
+			// anchor, not a link.
+			if !hasAttrKey(t.attrBuf, k) {
+				t.attrBuf = append(t.attrBuf, html.Attribute{Key: "href"})
+			}
+			continue
+		}
+		canon := keptKey(k)
+		if canon == "" || hasAttrKey(t.attrBuf, k) {
+			continue // not needed, or a duplicate (the first one wins)
+		}
+		val := z.Bytes(at.Val)
+		v := string(val)
+		if bytes.IndexByte(val, '&') >= 0 {
+			v = html.UnescapeString(v)
+		}
+		t.attrBuf = append(t.attrBuf, html.Attribute{Key: canon, Val: v})
+	}
+	return t.newAttrs(t.attrBuf)
+}
+
+// keptKey returns the key of keepAttrs equal to k, or "". It is a switch
+// rather than a map lookup: it hashes nothing (TestKeptKey holds the two
+// to the same answers).
+func keptKey(k []byte) string {
+	switch string(k) {
+	case "class":
+		return "class"
+	case "id":
+		return "id"
+	case "style":
+		return "style"
+	case "hidden":
+		return "hidden"
+	case "aria-hidden":
+		return "aria-hidden"
+	case "role":
+		return "role"
+	case "itemprop":
+		return "itemprop"
+	case "rel":
+		return "rel"
+	case "lang":
+		return "lang"
+	case "xml:lang":
+		return "xml:lang"
+	case "content":
+		return "content"
+	case "property":
+		return "property"
+	case "name":
+		return "name"
+	case "http-equiv":
+		return "http-equiv"
+	case "datetime":
+		return "datetime"
+	case "type":
+		return "type"
+	case "charset":
+		return "charset"
+	}
+	return ""
+}
+
+// newAttrs returns a copy of attrs from a slab, as newNode does for nodes.
+func (t *treeBuilder) newAttrs(attrs []html.Attribute) []html.Attribute {
+	n := len(attrs)
+	if n == 0 {
+		return nil
+	}
+	a := t.arena
+	if len(a.attrSlab) < n {
+		a.attrSlab = a.newAttrSlab(n)
+	}
+	out := a.attrSlab[:n:n]
+	a.attrSlab = a.attrSlab[n:]
+	copy(out, attrs)
+	return out
 }
 
 func (t *treeBuilder) cur() *html.Node { return t.stack[len(t.stack)-1] }
@@ -186,7 +374,7 @@ func (t *treeBuilder) startBody(attrs []html.Attribute) {
 	t.html.AppendChild(t.body)
 	t.stack = append(t.stack[:0], t.body)
 	t.open = append(t.open[:0], openElem{prevSame: -1})
-	clear(t.innermost)
+	t.innermost = atomIndex[int32]{}
 	clear(t.innermostNamed)
 }
 
@@ -198,7 +386,7 @@ func (t *treeBuilder) push(n *html.Node) {
 		prev = -1
 	}
 	scope := t.open[i-1].scope
-	if scopeEnd[n.DataAtom] {
+	if flagsOf(n.DataAtom)&isScopeEnd != 0 {
 		scope = i
 	}
 	t.stack = append(t.stack, n)
@@ -210,8 +398,7 @@ func (t *treeBuilder) push(n *html.Node) {
 // name when a is 0.
 func (t *treeBuilder) lookup(a atom.Atom, name string) (int32, bool) {
 	if a != 0 {
-		i, ok := t.innermost[a]
-		return i, ok
+		return t.innermostOf(a)
 	}
 	i, ok := t.innermostNamed[name]
 	return i, ok
@@ -221,10 +408,8 @@ func (t *treeBuilder) lookup(a atom.Atom, name string) (int32, bool) {
 // like n; a negative i means there is none.
 func (t *treeBuilder) setInnermost(n *html.Node, i int32) {
 	switch {
-	case n.DataAtom != 0 && i >= 0:
-		t.innermost[n.DataAtom] = i
 	case n.DataAtom != 0:
-		delete(t.innermost, n.DataAtom)
+		t.innermost.set(n.DataAtom, i)
 	case i >= 0:
 		if t.innermostNamed == nil {
 			t.innermostNamed = map[string]int32{}
@@ -233,6 +418,13 @@ func (t *treeBuilder) setInnermost(n *html.Node, i int32) {
 	default:
 		delete(t.innermostNamed, n.Data)
 	}
+}
+
+// innermostOf returns the index of the innermost open element a (not 0),
+// and whether there is one.
+func (t *treeBuilder) innermostOf(a atom.Atom) (int32, bool) {
+	i, ok := t.innermost.get(a)
+	return i, ok && i >= 0
 }
 
 // popTo closes stack[i] and the elements above it; i > 0.
@@ -253,7 +445,7 @@ func (t *treeBuilder) inScope(i int32, ok bool, extra ...atom.Atom) int {
 	}
 	bound := t.open[len(t.open)-1].scope
 	for _, x := range extra {
-		if j, ok := t.innermost[x]; ok && j > bound {
+		if j, ok := t.innermostOf(x); ok && j > bound {
 			bound = j
 		}
 	}
@@ -271,10 +463,20 @@ func (t *treeBuilder) flushText() {
 	}
 }
 
+// allSpace reports whether b is all HTML white space.
+func allSpace(b []byte) bool {
+	for _, c := range b {
+		if !isTagSpace(c) {
+			return false
+		}
+	}
+	return true
+}
+
 func (t *treeBuilder) text(b []byte) {
 	cur := t.cur()
 	var s string
-	space := len(bytes.TrimLeft(b, " \t\n\r\f")) == 0
+	space := allSpace(b)
 	if space {
 		// Runs of white space between tags only separate words (except in
 		// <pre>, where line breaks are kept): share one string.
@@ -308,87 +510,6 @@ func (t *treeBuilder) text(b []byte) {
 	cur.AppendChild(n)
 }
 
-// rawTag reads the tag name (lower-cased into buf) and the attributes
-// worth keeping from the raw bytes of a start or end tag. Reading the raw
-// bytes instead of Tokenizer.TagName and TagAttr saves two copies per
-// attribute, most of which extraction never looks at.
-func rawTag(raw []byte, buf *[32]byte, wantAttrs bool) (name []byte, attrs []html.Attribute) {
-	i := 1
-	if i < len(raw) && raw[i] == '/' {
-		i++
-	}
-	start := i
-	for i < len(raw) && !isTagSpace(raw[i]) && raw[i] != '/' && raw[i] != '>' {
-		i++
-	}
-	name = lowerInto(raw[start:i], buf)
-	if !wantAttrs {
-		return name, nil
-	}
-	var kbuf [32]byte
-	for i < len(raw) {
-		for i < len(raw) && (isTagSpace(raw[i]) || raw[i] == '/') {
-			i++
-		}
-		if i >= len(raw) || raw[i] == '>' {
-			break
-		}
-		ks := i
-		i++ // a name may start with '='
-		for i < len(raw) && !isTagSpace(raw[i]) && raw[i] != '/' && raw[i] != '>' && raw[i] != '=' {
-			i++
-		}
-		key := raw[ks:i]
-		for i < len(raw) && isTagSpace(raw[i]) {
-			i++
-		}
-		var val []byte
-		if i < len(raw) && raw[i] == '=' {
-			i++
-			for i < len(raw) && isTagSpace(raw[i]) {
-				i++
-			}
-			if i < len(raw) && (raw[i] == '"' || raw[i] == '\'') {
-				q := raw[i]
-				i++
-				vs := i
-				for i < len(raw) && raw[i] != q {
-					i++
-				}
-				val = raw[vs:i]
-				i++
-			} else {
-				vs := i
-				for i < len(raw) && !isTagSpace(raw[i]) && raw[i] != '>' {
-					i++
-				}
-				val = raw[vs:i]
-			}
-		}
-		if len(key) > len(kbuf) {
-			continue
-		}
-		k := lowerInto(key, &kbuf)
-		if string(k) == "href" {
-			// Only its presence matters: <a name> without it is an
-			// anchor, not a link.
-			if !hasAttrKey(attrs, k) {
-				attrs = append(attrs, html.Attribute{Key: "href"})
-			}
-			continue
-		}
-		if !keepAttrs[string(k)] || hasAttrKey(attrs, k) {
-			continue // not needed, or a duplicate (the first one wins)
-		}
-		v := string(val)
-		if strings.IndexByte(v, '&') >= 0 {
-			v = html.UnescapeString(v)
-		}
-		attrs = append(attrs, html.Attribute{Key: string(k), Val: v})
-	}
-	return name, attrs
-}
-
 func hasAttrKey(attrs []html.Attribute, k []byte) bool {
 	for _, a := range attrs {
 		if a.Key == string(k) {
@@ -418,14 +539,8 @@ func lowerInto(b []byte, buf *[32]byte) []byte {
 	return out
 }
 
-func (t *treeBuilder) start(z *html.Tokenizer, selfClosing bool) {
-	var buf [32]byte
-	raw := z.Raw()
-	name, _ := rawTag(raw, &buf, false)
-	a := atom.Lookup(name)
-	// Elements that are skipped whatever their attributes don't need them.
-	wantAttrs := !skipTags[a] || a == atom.Meta || a == atom.Script
-	_, attrs := rawTag(raw, &buf, wantAttrs)
+// start opens element a, or named name when a is 0.
+func (t *treeBuilder) start(a atom.Atom, name []byte, attrs []html.Attribute, selfClosing bool) {
 	switch a {
 	case atom.Html:
 		for _, at := range attrs {
@@ -442,7 +557,8 @@ func (t *treeBuilder) start(z *html.Tokenizer, selfClosing bool) {
 		}
 		return
 	}
-	if t.body == nil && !headTags[a] {
+	flags := flagsOf(a)
+	if t.body == nil && flags&isHeadTag == 0 {
 		t.startBody(nil)
 	}
 	t.w.node()
@@ -454,7 +570,7 @@ func (t *treeBuilder) start(z *html.Tokenizer, selfClosing bool) {
 		n.Data = string(name)
 	}
 	switch {
-	case closesP[a]:
+	case flags&isClosesP != 0:
 		t.closeInScope(atom.P)
 		switch a {
 		case atom.Li:
@@ -482,7 +598,7 @@ func (t *treeBuilder) start(z *html.Tokenizer, selfClosing bool) {
 		t.closeInScope(atom.A)
 	}
 	t.cur().AppendChild(n)
-	if voidTags[a] || selfClosing || len(t.stack) >= maxDepth {
+	if flags&isVoid != 0 || selfClosing || len(t.stack) >= maxDepth {
 		return
 	}
 	t.push(n)
@@ -497,7 +613,7 @@ func (t *treeBuilder) pop() {
 // closeInScope closes the innermost open a and the elements above it,
 // unless a scope boundary (or an element of extra) is open above it.
 func (t *treeBuilder) closeInScope(a atom.Atom, extra ...atom.Atom) {
-	i, ok := t.innermost[a]
+	i, ok := t.innermostOf(a)
 	if i := t.inScope(i, ok, extra...); i > 0 {
 		t.popTo(i)
 	}
@@ -517,7 +633,7 @@ func (t *treeBuilder) end(a atom.Atom, name []byte) {
 	var i int32
 	var ok bool
 	if a != 0 {
-		i, ok = t.innermost[a]
+		i, ok = t.innermostOf(a)
 	} else {
 		i, ok = t.innermostNamed[string(name)]
 	}
@@ -530,8 +646,9 @@ func (t *treeBuilder) end(a atom.Atom, name []byte) {
 // <svg> elements (JSON-LD scripts excepted) and without comments. The
 // tokenizer reads raw text byte by byte, and these are close to half of a
 // typical page's bytes; the elements themselves stay, empty. Like the HTML
-// tokenizer, the first "</script" ends a script.
-func withoutScripts(b []byte) io.Reader {
+// tokenizer, the first "</script" ends a script. It returns b itself when
+// there is nothing to remove, else a slice from getBuf.
+func withoutScripts(b []byte) []byte {
 	var parts [][]byte
 	rest := b
 	for {
@@ -565,7 +682,7 @@ func withoutScripts(b []byte) io.Reader {
 		if end < 0 {
 			break
 		}
-		if tag == "script" && bytes.Contains(bytes.ToLower(rest[i:bodyStart]), []byte("ld+json")) {
+		if tag == "script" && indexFoldASCII(rest[i:bodyStart], "ld+json") >= 0 {
 			parts = append(parts, rest[:bodyStart+end])
 		} else {
 			parts = append(parts, rest[:bodyStart])
@@ -573,14 +690,17 @@ func withoutScripts(b []byte) io.Reader {
 		rest = rest[bodyStart+end:]
 	}
 	if len(parts) == 0 {
-		return bytes.NewReader(b)
+		return b
 	}
-	readers := make([]io.Reader, 0, len(parts)+1)
+	n := len(rest)
 	for _, p := range parts {
-		readers = append(readers, bytes.NewReader(p))
+		n += len(p)
 	}
-	readers = append(readers, bytes.NewReader(rest))
-	return io.MultiReader(readers...)
+	out := getBuf(n)
+	for _, p := range parts {
+		out = append(out, p...)
+	}
+	return append(out, rest...)
 }
 
 // nextRawOpen finds the next "<script", "<style" or "<svg" start tag (any
@@ -593,19 +713,54 @@ func nextRawOpen(b []byte) (int, string) {
 		}
 		i += off
 		rest := b[i+1:]
-		if bytes.HasPrefix(rest, []byte("!--")) {
-			return i, "!--"
-		}
-		for _, tag := range [...]string{"script", "style", "svg"} {
-			if len(rest) > len(tag) && bytes.EqualFold(rest[:len(tag)], []byte(tag)) {
-				switch rest[len(tag)] {
-				case '>', ' ', '\t', '\n', '\r', '\f', '/':
-					return i, tag
+		if len(rest) > 0 {
+			switch rest[0] {
+			case '!':
+				if bytes.HasPrefix(rest, []byte("!--")) {
+					return i, "!--"
+				}
+			case 's', 'S':
+				for _, tag := range [...]string{"script", "style", "svg"} {
+					if len(rest) > len(tag) && hasPrefixFold(rest, tag) {
+						switch rest[len(tag)] {
+						case '>', ' ', '\t', '\n', '\r', '\f', '/':
+							return i, tag
+						}
+					}
 				}
 			}
 		}
 		off = i + 1
 	}
+}
+
+// hasPrefixFold reports whether b starts with prefix (lower case),
+// ignoring ASCII case.
+func hasPrefixFold(b []byte, prefix string) bool {
+	if len(b) < len(prefix) {
+		return false
+	}
+	for i := 0; i < len(prefix); i++ {
+		c := b[i]
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		if c != prefix[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// indexFoldASCII is the index of sep (lower case) in b ignoring ASCII
+// case, or -1.
+func indexFoldASCII(b []byte, sep string) int {
+	for i := 0; i+len(sep) <= len(b); i++ {
+		if hasPrefixFold(b[i:], sep) {
+			return i
+		}
+	}
+	return -1
 }
 
 // tagEnd returns the offset of the '>' that ends the tag at the start of
@@ -642,9 +797,111 @@ func indexFold(b, sep []byte) int {
 			return -1
 		}
 		i += off
-		if len(b)-i >= len(sep) && bytes.EqualFold(b[i:i+len(sep)], sep) {
+		if hasPrefixFold(b[i:], string(sep)) {
 			return i
 		}
 		off = i + 1
 	}
+}
+
+// bufPool holds byte buffers of page size for reuse (a *[]byte of length
+// 0): the copy of a page that FromHTML reads and the page without its
+// scripts that the parser reads are garbage as soon as the page is
+// extracted, since the tree and the Page hold copies of what they keep.
+// Reusing them saves the allocation, the zeroing of fresh memory and the
+// garbage collection work of two page-sized buffers per page.
+var bufPool sync.Pool
+
+// maxPooledBuf is the largest buffer kept for reuse.
+const maxPooledBuf = 4 << 20
+
+// getBuf returns an empty buffer with room for n bytes, from the pool
+// when it has one large enough. A pooled buffer too small is replaced by
+// one at least twice its size, so that a few buffers serve pages of any
+// size.
+func getBuf(n int) []byte {
+	if p, ok := bufPool.Get().(*[]byte); ok {
+		if cap(*p) >= n {
+			return (*p)[:0]
+		}
+		n = max(n, 2*cap(*p))
+	}
+	return make([]byte, 0, n)
+}
+
+// putBuf gives b back to the pool; nothing may use b afterwards.
+func putBuf(b []byte) {
+	if cap(b) == 0 || cap(b) > maxPooledBuf {
+		return
+	}
+	b = b[:0]
+	bufPool.Put(&b)
+}
+
+// arena hands out the slabs that trees are built from. A pooled arena
+// takes slabs of slabSize from pools and gives them back, cleared, on
+// release, once nothing uses the tree any more: the nodes of a page then
+// serve the next page instead of being allocated, zeroed by the runtime
+// and collected. The zero arena allocates slabs that grow with the page,
+// so that a small page stays small.
+type arena struct {
+	slab     []html.Node      // nodes to hand out (newNode)
+	attrSlab []html.Attribute // attributes to hand out (newAttrs)
+	pooled   bool
+	nodes    [][]html.Node      // the pooled slabs handed out
+	attrs    [][]html.Attribute // the same for attributes
+	nodeSize int                // the last slab size, when not pooled
+	attrSize int
+}
+
+// slabSize is the size of pooled slabs, and the largest of the others.
+const slabSize = 1024
+
+var nodeSlabs, attrSlabs sync.Pool // of *[]html.Node, *[]html.Attribute
+
+// nodeSlab returns a slab of zero nodes.
+func (a *arena) nodeSlab() []html.Node {
+	if !a.pooled {
+		a.nodeSize = min(max(2*a.nodeSize, 32), slabSize)
+		return make([]html.Node, a.nodeSize)
+	}
+	var s []html.Node
+	if p, ok := nodeSlabs.Get().(*[]html.Node); ok {
+		s = *p
+	} else {
+		s = make([]html.Node, slabSize)
+	}
+	a.nodes = append(a.nodes, s)
+	return s
+}
+
+// newAttrSlab returns a slab of at least n zero attributes.
+func (a *arena) newAttrSlab(n int) []html.Attribute {
+	if !a.pooled || n > slabSize {
+		a.attrSize = min(max(2*a.attrSize, 32, n), slabSize)
+		return make([]html.Attribute, max(a.attrSize, n))
+	}
+	var s []html.Attribute
+	if p, ok := attrSlabs.Get().(*[]html.Attribute); ok {
+		s = *p
+	} else {
+		s = make([]html.Attribute, slabSize)
+	}
+	a.attrs = append(a.attrs, s)
+	return s
+}
+
+// release gives a pooled arena's slabs back: nothing may use the trees
+// built from it afterwards.
+func (a *arena) release() {
+	for _, s := range a.nodes {
+		clear(s)
+		nodeSlabs.Put(&s)
+	}
+	for _, s := range a.attrs {
+		clear(s)
+		attrSlabs.Put(&s)
+	}
+	a.nodes, a.attrs = nil, nil
+	a.slab, a.attrSlab = nil, nil
 }
