@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"runtime"
+	"runtime/debug"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -63,6 +64,8 @@ func runBatch(c *cli.Context, analyse lineFunc) error {
 		workers = runtime.GOMAXPROCS(0)
 	}
 
+	tuneGCForBatch()
+
 	var bar *progress
 	// The bar goes to a terminal only.
 	if isTerminal(c.App.ErrWriter) && (c.String("output") != "" || !isTerminal(c.App.Writer)) {
@@ -89,6 +92,26 @@ func runBatch(c *cli.Context, analyse lineFunc) error {
 		return fmt.Errorf("%w: %d", errBatchFailed, failed)
 	}
 	return nil
+}
+
+// batchGCPercent and batchMemoryLimit are the collector's settings for a
+// batch, unless GOGC or GOMEMLIMIT say otherwise. A batch allocates a
+// page-sized buffer or two per line and keeps little between lines, so
+// the default (100) spends ~13% of a text batch's CPU collecting; 400 keeps
+// the heap at most a few times the lines in flight, and the soft limit
+// makes the collector work harder before the process grows past 1 GiB.
+const (
+	batchGCPercent   = 400
+	batchMemoryLimit = 1 << 30
+)
+
+func tuneGCForBatch() {
+	if os.Getenv("GOGC") == "" {
+		debug.SetGCPercent(batchGCPercent)
+	}
+	if os.Getenv("GOMEMLIMIT") == "" {
+		debug.SetMemoryLimit(batchMemoryLimit)
+	}
 }
 
 // linesPerWorker bounds how many lines may be read ahead of the oldest

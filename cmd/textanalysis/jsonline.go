@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"slices"
+	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
 )
@@ -84,7 +85,11 @@ func readString(b []byte, i int) (string, int, bool) {
 		return "", i, false
 	}
 	i++
-	var out []byte
+	// A string with escapes is built once, in a Builder sized for the rest
+	// of the line, so that a page-sized value is not copied a second time
+	// when it becomes a string.
+	var out strings.Builder
+	started := false
 	for {
 		// In JSON text every '"' inside a string is escaped, so the
 		// string ends at the first '"' before the next backslash.
@@ -104,37 +109,39 @@ func readString(b []byte, i int) (string, int, bool) {
 			}
 		}
 		if q >= 0 {
-			if out == nil {
+			if !started {
 				return string(seg[:q]), i + q + 1, true
 			}
-			return string(append(out, seg[:q]...)), i + q + 1, true
+			out.Write(seg[:q])
+			return out.String(), i + q + 1, true
 		}
 		if j < 0 || i+j+1 >= len(b) {
 			return "", i, false
 		}
-		if out == nil {
-			out = make([]byte, 0, len(b)-i)
+		if !started {
+			out.Grow(len(b) - i)
+			started = true
 		}
-		out = append(out, seg...)
+		out.Write(seg)
 		i += j
 		switch c := b[i+1]; c {
 		case '"', '\\', '/':
-			out = append(out, c)
+			out.WriteByte(c)
 			i += 2
 		case 'b':
-			out = append(out, '\b')
+			out.WriteByte('\b')
 			i += 2
 		case 'f':
-			out = append(out, '\f')
+			out.WriteByte('\f')
 			i += 2
 		case 'n':
-			out = append(out, '\n')
+			out.WriteByte('\n')
 			i += 2
 		case 'r':
-			out = append(out, '\r')
+			out.WriteByte('\r')
 			i += 2
 		case 't':
-			out = append(out, '\t')
+			out.WriteByte('\t')
 			i += 2
 		case 'u':
 			r, ok := hex4(b, i+2)
@@ -154,7 +161,7 @@ func readString(b []byte, i int) (string, int, bool) {
 					r = utf8.RuneError
 				}
 			}
-			out = utf8.AppendRune(out, r)
+			out.WriteRune(r)
 		default:
 			return "", i, false
 		}
