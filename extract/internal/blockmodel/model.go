@@ -300,3 +300,16 @@ func PageVector(x [][]float32, nf, logChars int) []float32 {
 	}
 	return v
 }
+
+// ArticleWeight is how far a page with article probability p is into the
+// article regime of decoding: 0 up to lo, 1 from hi, linear between (a
+// step at lo when hi <= lo).
+func ArticleWeight(p, lo, hi float64) float64 {
+	if hi <= lo {
+		if p >= lo {
+			return 1
+		}
+		return 0
+	}
+	return min(max((p-lo)/(hi-lo), 0), 1)
+}

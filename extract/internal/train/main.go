@@ -376,65 +376,47 @@ func main() {
 	m.Note = fmt.Sprintf("extract/internal/train: wcxb dev (%d pages) + readability (%d pages, weight %.2f); %d trees depth %d lr %.2f subsample %.1f seed %d; threshold by %d-fold CV on wcxb",
 		len(wc), len(rd), *rweight, p.trees, p.depth, p.lr, p.subsample, p.seed, *folds)
 	if *grid {
-		type gp struct {
-			ta, td, near, share float64
-			filter              bool
+		sh, tr := c.Sets["scrapinghub"], c.Sets["trafilatura"]
+		shp := make([][]float64, len(sh))
+		for i, pg := range sh {
+			shp[i] = probs(m, pg)
 		}
+		trp := make([][]float64, len(tr))
+		for i, pg := range tr {
+			trp[i] = probs(m, pg)
+		}
+		printArtQuantiles(wc, sh, tr)
+		type gp struct{ lo, hi, drop, add, artAdd, dropLo float64 }
 		var gps []gp
-		for _, tau := range []float64{0.1} {
-			for _, aa := range []float64{0.8} {
-				gps = append(gps, gp{ta: *addT, td: *dropT, near: tau, share: aa, filter: true})
-			}
-		}
-		type tg struct {
-			argArt              bool
-			aa, nonDrop, nonAdd float64
-		}
-		var tgs []tg
-		for _, g := range gps {
-			_ = g
-			tgs = append(tgs, tg{})
-		}
-		for _, arg := range []bool{false, true} {
-			for _, aa := range []float64{0.8} {
-				for _, nd := range []float64{0, 0.25, 0.3, 0.4} {
-					for _, na := range []float64{0, 0.3, 0.45, 0.55} {
-						if !arg && nd == 0 && na == 0 {
-							continue
-						}
-						gps = append(gps, gp{ta: *addT, td: *dropT, near: 0.1, share: aa, filter: true})
-						tgs = append(tgs, tg{arg, aa, nd, na})
+		gps = append(gps, gp{*artTauF, *artTauF, *dropT, *addT, *artAddF, 0})
+		for _, lo := range []float64{0.1, 0.2, 0.3, 0.4, 0.5} {
+			for _, w := range []float64{0, 0.2, 0.4} {
+				for _, add := range []float64{0.3, 0.35} {
+					for _, dropLo := range []float64{0, 0.3} {
+						gps = append(gps, gp{lo, lo + w, *dropT, add, *artAddF, dropLo})
 					}
 				}
 			}
 		}
-		for gi, g := range gps {
-			{
-				argArt, nonArtDrop, nonArtAdd = tgs[gi].argArt, tgs[gi].nonDrop, tgs[gi].nonAdd
-				ta, td := g.ta, g.td
-				tAdd, artTau, artAdd, veto, vetoDropped = g.ta, g.near, g.share, g.filter, *vetoDroppedF
-				f, pp, r := scoreSet(wc, oof, td)
-				sh := c.Sets["scrapinghub"]
-				shp := make([][]float64, len(sh))
-				for i, pg := range sh {
-					shp[i] = probs(m, pg)
-				}
-				f2, _, _ := scoreSet(sh, shp, td)
-				tr := c.Sets["trafilatura"]
-				var cnt [4]int
-				for _, pg := range tr {
-					a, b, cc, d := snippetCounts(pg.With, pg.Without, chosenText(pg, probs(m, pg), td))
-					cnt[0], cnt[1], cnt[2], cnt[3] = cnt[0]+a, cnt[1]+b, cnt[2]+cc, cnt[3]+d
-				}
-				f3 := 2 * float64(cnt[0]) / float64(2*cnt[0]+cnt[1]+cnt[2])
-				fmt.Printf("grid argmax-article %v nonart drop %.2f add %.2f; article tau %.2f add %.2f; add %.2f drop %.2f: wcxb cv %.4f (P %.4f R %.4f)  sh %.4f  snippets %.4f\n", argArt, nonArtDrop, nonArtAdd, g.near, g.share, ta, td, f, pp, r, f2, f3)
-				if *gridTypes {
-					report(wc, oof, td)
-				}
+		for _, g := range gps {
+			tAdd, artTau, artAdd, veto, vetoDropped = g.add, g.lo, g.artAdd, *vetoF, *vetoDroppedF
+			rampLo, rampHi, rampDrop = g.lo, g.hi, g.dropLo
+			f, pp, r := scoreSet(wc, oof, g.drop)
+			f2, _, _ := scoreSet(sh, shp, g.drop)
+			var cnt [4]int
+			for i, pg := range tr {
+				a, b, cc, d := snippetCounts(pg.With, pg.Without, chosenText(pg, trp[i], g.drop))
+				cnt[0], cnt[1], cnt[2], cnt[3] = cnt[0]+a, cnt[1]+b, cnt[2]+cc, cnt[3]+d
+			}
+			f3 := 2 * float64(cnt[0]) / float64(2*cnt[0]+cnt[1]+cnt[2])
+			fmt.Printf("grid article ramp %.2f..%.2f add %.2f (article %.2f) drop %.2f (non-article %.2f): wcxb cv %.4f (P %.4f R %.4f)  sh %.4f  snippets %.4f\n",
+				g.lo, g.hi, g.add, g.artAdd, g.drop, g.dropLo, f, pp, r, f2, f3)
+			if *gridTypes {
+				report(wc, oof, g.drop)
 			}
 		}
 		tAdd, artAdd, veto, vetoDropped = 0, 0, false, false
-		argArt, nonArtDrop, nonArtAdd = false, 0, 0
+		rampLo, rampHi, rampDrop = 0, 0, 0
 	}
 	tAdd, artTau, artAdd, veto, vetoDropped = *addT, *artTauF, *artAddF, *vetoF, *vetoDroppedF
 	for _, s := range []string{"scrapinghub", "trafilatura"} {
@@ -537,6 +519,42 @@ var (
 	nonArtDrop, nonArtAdd float64
 )
 
+// The soft article gate: with rampHi above zero, the threshold for the
+// blocks the rules left out goes from the add threshold to artAdd as the
+// article probability goes from rampLo to rampHi (a step when they are
+// equal); with rampDrop above zero, the threshold for the blocks they kept
+// goes from rampDrop to the drop threshold the same way.
+var rampLo, rampHi, rampDrop float64
+
+// articleWeight is blockmodel's ArticleWeight.
+func articleWeight(p, lo, hi float64) float64 { return blockmodel.ArticleWeight(p, lo, hi) }
+
+// printArtQuantiles prints the quantiles of the article probability by
+// page type and set.
+func printArtQuantiles(wc, sh, tr []*page) {
+	groups := map[string][]float64{}
+	for _, pg := range wc {
+		groups["wcxb/"+pg.Type] = append(groups["wcxb/"+pg.Type], artProb[pg])
+	}
+	for _, pg := range sh {
+		groups["scrapinghub"] = append(groups["scrapinghub"], artProb[pg])
+	}
+	for _, pg := range tr {
+		groups["trafilatura"] = append(groups["trafilatura"], artProb[pg])
+	}
+	keys := make([]string, 0, len(groups))
+	for k := range groups {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		v := groups[k]
+		sort.Float64s(v)
+		q := func(f float64) float64 { return v[int(f*float64(len(v)-1))] }
+		fmt.Printf("article probability %-20s n %3d  q10 %.2f q25 %.2f q50 %.2f q75 %.2f q90 %.2f\n", k, len(v), q(.1), q(.25), q(.5), q(.75), q(.9))
+	}
+}
+
 func articleTop(pg *page) bool {
 	tp := typeP[pg]
 	if len(tp) == 0 {
@@ -584,6 +602,18 @@ func chosenText(pg *page, pr []float64, t float64) string {
 		}
 		if art && pg.X[i][ruleKept] == 0 {
 			th = artAdd
+		}
+		if rampHi > 0 {
+			w := articleWeight(artProb[pg], rampLo, rampHi)
+			if pg.X[i][ruleKept] == 0 {
+				base := t
+				if tAdd > 0 {
+					base = tAdd
+				}
+				th = base + w*(artAdd-base)
+			} else if rampDrop > 0 {
+				th = rampDrop + w*(t-rampDrop)
+			}
 		}
 		if vetoDropped && art && pg.X[i][ruleKept] == 0 && pg.X[i][idxDropped] == 1 {
 			continue
