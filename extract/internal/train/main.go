@@ -218,6 +218,11 @@ func main() {
 	vetoDroppedF := flag.Bool("veto-dropped", false, "on article pages, never add a block the rules dropped for its class or element")
 	vetoF := flag.Bool("veto", true, "never add a block the rules' text filters name as furniture")
 	gridTypes := flag.Bool("grid-types", false, "with -grid, print the per-type CV table of every grid point")
+	artTauHiF := flag.Float64("article-tau-hi", 0, "above -article-tau: the add threshold ramps from -add to -article-add between the two article probabilities")
+	nonArtDropF := flag.Float64("non-article-drop", 0, "with -article-tau-hi: the drop threshold at article probability -article-tau and below (ramping to -drop)")
+	dump := flag.String("dump", "", "write per page (JSON lines) its page-type probabilities and its scores under fixed add/drop thresholds, to study decoding")
+	zero := flag.String("zero", "", "comma-separated features to set to zero on every block (ablation)")
+	typesRd := flag.Bool("types-readability", false, "train the page-type models on the readability pages too, as articles")
 	grid := flag.Bool("grid", false, "print scores over a grid of the two thresholds (adding a block the rules left out, dropping one they kept)")
 	diag := flag.String("diag", "", "print, for the pages of this set, the blocks where the model and the rules disagree")
 	flag.Parse()
@@ -226,6 +231,22 @@ func main() {
 	c, err := load(*dataDir, *cache)
 	if err != nil {
 		log.Fatal(err)
+	}
+	for _, name := range strings.Split(*zero, ",") {
+		if name == "" {
+			continue
+		}
+		f := slices.Index(c.Names, name)
+		if f < 0 {
+			log.Fatalf("-zero: no feature %q", name)
+		}
+		for _, ps := range c.Sets {
+			for _, pg := range ps {
+				for _, x := range pg.X {
+					x[f] = 0
+				}
+			}
+		}
 	}
 	p := params{trees: *trees, depth: *depth, lr: *lr, lambda: 1e-3, minHess: 1e-4, subsample: 0.7, seed: *seed}
 	wc, rd := c.Sets["wcxb"], c.Sets["readability"]
@@ -288,9 +309,22 @@ func main() {
 	// Page types first: out-of-fold probabilities for the wcxb pages, the
 	// final type models' for the others; they become block features.
 	typeOOF := make([][]float64, len(wc))
+	// With -types-readability the readability pages train the page-type
+	// models as articles (by the same folds, so that their type features
+	// are out-of-fold too).
+	var typeRd []*page
+	if *typesRd {
+		typeRd = rd
+	}
+	rdOOF := make([][]float64, len(typeRd))
 	for k := 0; k < *folds; k++ {
 		var train []*page
 		for i, pg := range wc {
+			if i%*folds != k {
+				train = append(train, pg)
+			}
+		}
+		for i, pg := range typeRd {
 			if i%*folds != k {
 				train = append(train, pg)
 			}
@@ -301,8 +335,13 @@ func main() {
 				typeOOF[i] = typeProbs(tm, pg)
 			}
 		}
+		for i, pg := range typeRd {
+			if i%*folds == k {
+				rdOOF[i] = typeProbs(tm, pg)
+			}
+		}
 	}
-	tmFinal := fitTypes(wc, pageEdges, pageNames, p.seed)
+	tmFinal := fitTypes(append(slices.Clone(wc), typeRd...), pageEdges, pageNames, p.seed)
 	right := 0
 	for i, pg := range wc {
 		setTypes(pg, typeOOF[i])
@@ -312,8 +351,16 @@ func main() {
 			right++
 		}
 	}
+	for i, pg := range typeRd {
+		setTypes(pg, rdOOF[i])
+		artProb[pg] = rdOOF[i][0]
+		typeP[pg] = rdOOF[i]
+	}
 	fmt.Printf("page type, cross-validated: %d of %d right\n", right, len(wc))
 	for _, s := range []string{"readability", "scrapinghub", "trafilatura"} {
+		if s == "readability" && *typesRd {
+			continue
+		}
 		for _, pg := range c.Sets[s] {
 			tp := typeProbs(tmFinal, pg)
 			setTypes(pg, tp)
@@ -358,10 +405,12 @@ func main() {
 		fmt.Printf("cross-validated (%d folds by page) on wcxb, one threshold %.2f:\n", *folds, best)
 		report(wc, oof, best)
 		tAdd, artTau, artAdd, veto, vetoDropped = *addT, *artTauF, *artAddF, *vetoF, *vetoDroppedF
+		rampLo, rampHi, rampDrop = *artTauF, *artTauHiF, *nonArtDropF
 		fmt.Printf("cross-validated (%d folds by page) on wcxb, as configured (drop %.2f add %.2f article-tau %.2f article-add %.2f veto %v):\n",
 			*folds, *dropT, *addT, *artTauF, *artAddF, *vetoF)
 		report(wc, oof, *dropT)
 		tAdd, artAdd, veto = 0, 0, false
+		rampLo, rampHi, rampDrop = 0, 0, 0
 		p.threshold = best
 	}
 	m := fit(build(append(slices.Clone(wc), rd...)), p, c.Names)
@@ -370,6 +419,7 @@ func main() {
 	m.TypeModels = tmFinal
 	m.Threshold, m.AddThreshold, m.ArticleTau, m.ArticleAdd, m.AddVeto = *dropT, *addT, *artTauF, *artAddF, *vetoF
 	m.ArticleVetoDropped = *vetoDroppedF
+	m.ArticleTauHi, m.NonArticleDrop = *artTauHiF, *nonArtDropF
 	if m.Threshold == 0 {
 		m.Threshold = 0.5
 	}
@@ -418,7 +468,13 @@ func main() {
 		tAdd, artAdd, veto, vetoDropped = 0, 0, false, false
 		rampLo, rampHi, rampDrop = 0, 0, 0
 	}
+	if *dump != "" && !*skipCV {
+		if err := dumpPages(*dump, c, oof, m, *vetoF); err != nil {
+			log.Fatal(err)
+		}
+	}
 	tAdd, artTau, artAdd, veto, vetoDropped = *addT, *artTauF, *artAddF, *vetoF, *vetoDroppedF
+	rampLo, rampHi, rampDrop = *artTauF, *artTauHiF, *nonArtDropF
 	for _, s := range []string{"scrapinghub", "trafilatura"} {
 		ps := c.Sets[s]
 		pr := make([][]float64, len(ps))
@@ -603,7 +659,7 @@ func chosenText(pg *page, pr []float64, t float64) string {
 		if art && pg.X[i][ruleKept] == 0 {
 			th = artAdd
 		}
-		if rampHi > 0 {
+		if artAdd > 0 && (rampHi > 0 || rampDrop > 0) {
 			w := articleWeight(artProb[pg], rampLo, rampHi)
 			if pg.X[i][ruleKept] == 0 {
 				base := t
@@ -699,4 +755,75 @@ func diagnose(ps []*page, m *blockmodel.Model) {
 		}
 		ri++
 	}
+}
+
+// dumpAdds and dumpDrops are the thresholds -dump scores every page
+// under (an add threshold of 2: no block the rules left out).
+var (
+	dumpAdds  = []float64{0.3, 0.35, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 2}
+	dumpDrops = []float64{0.3, 0.35, 0.4, 0.5}
+)
+
+// dumpPages writes one JSON line per page of wcxb (out-of-fold), and of
+// scrapinghub and trafilatura (final model m): its type probabilities, its
+// size and the rules' share, and its scores (precision and recall, or
+// snippet counts) under every pair of dumpDrops and dumpAdds.
+func dumpPages(path string, c *corpus, oof [][]float64, m *blockmodel.Model, vetoOn bool) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	enc := json.NewEncoder(f)
+	saved := [5]float64{tAdd, artTau, artAdd, rampHi, rampDrop}
+	savedVeto := veto
+	defer func() {
+		tAdd, artTau, artAdd, rampHi, rampDrop = saved[0], saved[1], saved[2], saved[3], saved[4]
+		veto = savedVeto
+	}()
+	artAdd, rampHi, rampDrop, veto = 0, 0, 0, vetoOn
+	for _, set := range []string{"wcxb", "scrapinghub", "trafilatura"} {
+		for i, pg := range c.Sets[set] {
+			pr := []float64(nil)
+			if set == "wcxb" {
+				pr = oof[i]
+			} else {
+				pr = probs(m, pg)
+			}
+			rec := map[string]any{"set": set, "id": pg.ID, "type": pg.Type, "types": typeP[pg]}
+			if len(pg.X) > 0 {
+				rec["log_chars"], rec["rule_share"] = pg.X[0][idxPageLog], pg.X[0][idxPageRule]
+			}
+			var scores [][]float64
+			var gold map[string]float64
+			if set != "trafilatura" {
+				gold = shingles(tokenize(pg.Gold), 4)
+			}
+			for _, d := range dumpDrops {
+				for _, a := range dumpAdds {
+					tAdd = a
+					text := chosenText(pg, pr, d)
+					if set == "trafilatura" {
+						tp, fp, fn, tn := snippetCounts(pg.With, pg.Without, text)
+						scores = append(scores, []float64{float64(tp), float64(fp), float64(fn), float64(tn)})
+						continue
+					}
+					sc := shingleScore(gold, text)
+					p, r := sc.p, sc.r
+					if !sc.hasP {
+						p = -1
+					}
+					if !sc.hasR {
+						r = -1
+					}
+					scores = append(scores, []float64{p, r})
+				}
+			}
+			rec["scores"] = scores
+			if err := enc.Encode(rec); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
