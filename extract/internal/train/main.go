@@ -221,6 +221,7 @@ func main() {
 	artTauHiF := flag.Float64("article-tau-hi", 0, "above -article-tau: the add threshold ramps from -add to -article-add between the two article probabilities")
 	nonArtDropF := flag.Float64("non-article-drop", 0, "with -article-tau-hi: the drop threshold at article probability -article-tau and below (ramping to -drop)")
 	dump := flag.String("dump", "", "write per page (JSON lines) its page-type probabilities and its scores under fixed add/drop thresholds, to study decoding")
+	dumpBlocks := flag.String("dump-blocks", "", "write per page (JSON lines) its gold, and per block its text, probability and decoding features, to study decoding")
 	zero := flag.String("zero", "", "comma-separated features to set to zero on every block (ablation)")
 	typesRd := flag.Bool("types-readability", false, "train the page-type models on the readability pages too, as articles")
 	grid := flag.Bool("grid", false, "print scores over a grid of the two thresholds (adding a block the rules left out, dropping one they kept)")
@@ -425,6 +426,8 @@ func main() {
 	}
 	m.Note = fmt.Sprintf("extract/internal/train: wcxb dev (%d pages) + readability (%d pages, weight %.2f); %d trees depth %d lr %.2f subsample %.1f seed %d; threshold by %d-fold CV on wcxb",
 		len(wc), len(rd), *rweight, p.trees, p.depth, p.lr, p.subsample, p.seed, *folds)
+	m.Note += fmt.Sprintf("; decoding -drop %.2f -add %.2f -article-tau %.2f -article-tau-hi %.2f -article-add %.2f -non-article-drop %.2f -veto=%v -veto-dropped=%v; -types-readability=%v",
+		*dropT, *addT, *artTauF, *artTauHiF, *artAddF, *nonArtDropF, *vetoF, *vetoDroppedF, *typesRd)
 	if *grid {
 		sh, tr := c.Sets["scrapinghub"], c.Sets["trafilatura"]
 		shp := make([][]float64, len(sh))
@@ -467,6 +470,11 @@ func main() {
 		}
 		tAdd, artAdd, veto, vetoDropped = 0, 0, false, false
 		rampLo, rampHi, rampDrop = 0, 0, 0
+	}
+	if *dumpBlocks != "" && !*skipCV {
+		if err := dumpBlockProbs(*dumpBlocks, c, oof, m); err != nil {
+			log.Fatal(err)
+		}
 	}
 	if *dump != "" && !*skipCV {
 		if err := dumpPages(*dump, c, oof, m, *vetoF); err != nil {
@@ -820,6 +828,52 @@ func dumpPages(path string, c *corpus, oof [][]float64, m *blockmodel.Model, vet
 				}
 			}
 			rec["scores"] = scores
+			if err := enc.Encode(rec); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// dumpBlockProbs writes one JSON line per page of wcxb (out-of-fold
+// probabilities), scrapinghub and trafilatura (final model m): its gold,
+// type probabilities and blocks with their probability and the features
+// decoding looks at.
+func dumpBlockProbs(path string, c *corpus, oof [][]float64, m *blockmodel.Model) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	enc := json.NewEncoder(f)
+	idx := func(name string) int { return slices.Index(c.Names, name) }
+	cols := []string{"rule_kept", "rule_filter", "boilerplate_line", "call_to_action", "picture_credit", "dropped",
+		"rule_window10", "in_top", "in_pre", "in_table", "in_li", "heading_level", "log_chars", "link_density"}
+	type blk struct {
+		T string    `json:"t"`
+		P float64   `json:"p"`
+		F []float32 `json:"f"`
+	}
+	for _, set := range []string{"wcxb", "scrapinghub", "trafilatura"} {
+		for i, pg := range c.Sets[set] {
+			pr := []float64(nil)
+			if set == "wcxb" {
+				pr = oof[i]
+			} else {
+				pr = probs(m, pg)
+			}
+			rec := map[string]any{"set": set, "id": pg.ID, "type": pg.Type, "types": typeP[pg], "gold": pg.Gold,
+				"with": pg.With, "without": pg.Without, "cols": cols}
+			var bs []blk
+			for j, x := range pg.X {
+				b := blk{T: pg.Texts[j], P: pr[j]}
+				for _, col := range cols {
+					b.F = append(b.F, x[idx(col)])
+				}
+				bs = append(bs, b)
+			}
+			rec["blocks"] = bs
 			if err := enc.Encode(rec); err != nil {
 				return err
 			}
