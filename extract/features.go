@@ -96,6 +96,7 @@ var (
 	fBoilerplate   = featureIndex("boilerplate_line")
 	fCallToAction  = featureIndex("call_to_action")
 	fPictureCredit = featureIndex("picture_credit")
+	fSameTitle     = featureIndex("same_title")
 	fRuleFilter    = featureIndex("rule_filter")
 	fWindow10      = featureIndex("rule_window10")
 	fInTop         = featureIndex("in_top")

@@ -58,7 +58,7 @@ type Model struct {
 	AddShare  float64 `json:"add_share,omitempty"`
 	// AddVeto keeps out the blocks the rules left out that their text
 	// filters name as furniture (boilerplate lines, calls to action,
-	// picture credits).
+	// picture credits) or that repeat the page's title.
 	AddVeto bool `json:"add_veto,omitempty"`
 	// ArticleVetoDropped keeps out, on article pages, the blocks the rules
 	// dropped for a boilerplate class or furniture element.

@@ -216,7 +216,7 @@ func main() {
 	artTauF := flag.Float64("article-tau", 0.1, "article probability from which a page counts as an article")
 	artAddF := flag.Float64("article-add", 0.8, "on an article page, threshold for the blocks the rules left out")
 	vetoDroppedF := flag.Bool("veto-dropped", false, "on article pages, never add a block the rules dropped for its class or element")
-	vetoF := flag.Bool("veto", true, "never add a block the rules' text filters name as furniture")
+	vetoF := flag.Bool("veto", true, "never add a block the rules' text filters name as furniture, or the page's title")
 	gridTypes := flag.Bool("grid-types", false, "with -grid, print the per-type CV table of every grid point")
 	artTauHiF := flag.Float64("article-tau-hi", 0, "above -article-tau: the add threshold ramps from -add to -article-add between the two article probabilities")
 	nonArtDropF := flag.Float64("non-article-drop", 0, "with -article-tau-hi: the drop threshold at article probability -article-tau and below (ramping to -drop)")
@@ -267,6 +267,8 @@ func main() {
 			idxCTA = i
 		case "picture_credit":
 			idxPC = i
+		case "same_title":
+			idxTitle = i
 		case "rule_window10":
 			idxWin10 = i
 		case "in_top":
@@ -545,12 +547,13 @@ var (
 	vetoDropped          bool
 	veto                 bool
 	idxBP, idxCTA, idxPC = -1, -1, -1
+	idxTitle             = -1
 	idxDropped           = -1
 )
 
 func addOK(pg *page, i int) bool {
 	x := pg.X[i]
-	if veto && (x[idxBP] == 1 || x[idxCTA] == 1 || x[idxPC] == 1) {
+	if veto && (x[idxBP] == 1 || x[idxCTA] == 1 || x[idxPC] == 1 || x[idxTitle] == 1) {
 		return false
 	}
 	if addFilter && x[idxFilter] == 1 {
