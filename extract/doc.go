@@ -38,15 +38,18 @@
 // lead that belong to it. Then a learned classifier, gradient-boosted
 // trees embedded in the package, decides block by block from features of
 // each block (text and link density, tag path, class and id words,
-// position, neighbours, punctuation, list and table shape, what the rules
-// chose) and of the page (its likely type). It keeps the rules' blocks
-// unless it is confident they are not content, and adds blocks the rules
-// left out when it is confident enough, more so on article pages. The
+// position, neighbours, punctuation, list and table shape, repeated
+// cards, prices, what the rules chose in the block's parent and section)
+// and of the page (its likely type; its share of text in code, tables,
+// lists, forms and repeated cards; its headings). It keeps the rules'
+// blocks unless it is confident they are not content, and adds blocks the
+// rules left out when it is confident enough, more so on article pages. The
 // model was trained by extract/internal/train on the WCXB benchmark's
 // development pages (Web Content eXtraction Benchmark, CC-BY-4.0, (c)
 // 2026 Murrough Foley,
 // github.com/Murrough-Foley/web-content-extraction-benchmark) and, with a
-// lower weight, Mozilla Readability's test pages. Language comes from the
+// lower weight, Mozilla Readability's test pages (which also teach the
+// page-type model what an article looks like). Language comes from the
 // page's own declarations, else from the text (whatlanggo).
 //
 // Both functions are safe for concurrent use and keep no state between

@@ -166,15 +166,11 @@ func mainText(doc *html.Node, title string, w *work) (mainResult, error) {
 			row[numBase+k] = float32(p)
 		}
 	}
-	addT := m.AddThreshold
-	article := m.ArticleAdd > 0 && probs[0] >= m.ArticleTau
-	if article {
-		addT = m.ArticleAdd
-	}
+	dropT, addT, article := m.Thresholds(probs[0])
 	var parts []string
 	for i, row := range rows {
-		if m.Keep(m.Prob(row), addT, row[fRuleKept] == 1, row[fRuleFilter] == 1,
-			row[fBoilerplate] == 1 || row[fCallToAction] == 1 || row[fPictureCredit] == 1,
+		if m.Keep(m.Prob(row), dropT, addT, row[fRuleKept] == 1, row[fRuleFilter] == 1,
+			row[fBoilerplate] == 1 || row[fCallToAction] == 1 || row[fPictureCredit] == 1 || row[fSameTitle] == 1,
 			article && row[fDropped] == 1, row[fWindow10], row[fInTop], row[fPageRule]) {
 			parts = append(parts, e.blocks[i].text)
 		}

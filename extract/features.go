@@ -84,6 +84,7 @@ type nodeCtx struct {
 	depth    uint16
 	nChild   int32 // element children (entered by the walk)
 	sameCls  int32 // siblings (children of the parent) with the same tag and class
+	ancRep   int32 // the most sameCls of the element and its ancestors (repeated cards)
 	dropDist uint16
 }
 
@@ -95,6 +96,7 @@ var (
 	fBoilerplate   = featureIndex("boilerplate_line")
 	fCallToAction  = featureIndex("call_to_action")
 	fPictureCredit = featureIndex("picture_credit")
+	fSameTitle     = featureIndex("same_title")
 	fRuleFilter    = featureIndex("rule_filter")
 	fWindow10      = featureIndex("rule_window10")
 	fInTop         = featureIndex("in_top")
@@ -121,7 +123,9 @@ var featureNames = func() []string {
 		"prev_log_chars", "prev_links", "prev_rule", "next_log_chars", "next_links", "next_rule",
 		"rule_window3", "rule_window10", "links_window3", "heading_next_rule",
 		"page_log_chars", "page_log_blocks", "page_rule_share", "page_links", "page_rule_blocks",
-		"top_share", "depth_vs_top", "rule_filter"}
+		"top_share", "depth_vs_top", "rule_filter",
+		"h1_before", "log_anc_repeat", "price", "parent_rule_share", "gparent_rule_share", "section_rule",
+		"page_pre_share", "page_table_share", "page_li_share", "page_log_headings", "page_repeat_share", "page_form_share"}
 	n = append(n, flagNames...)
 	for _, g := range classGroups {
 		n = append(n, "cls_"+g.name)
@@ -283,11 +287,15 @@ func blockFeatures(e *extraction, rule []*block, top *html.Node, title string) [
 		}
 	}
 	for i, n := range e.order {
-		if n.Parent == nil || len(n.Attr) == 0 {
-			continue
+		c := &ctxs[i]
+		if n.Parent != nil && len(n.Attr) > 0 {
+			if class := attr(n, "class"); class != "" {
+				c.sameCls = sameCls[clsKey{n.Parent, n.DataAtom, class}]
+			}
 		}
-		if class := attr(n, "class"); class != "" {
-			ctxs[i].sameCls = sameCls[clsKey{n.Parent, n.DataAtom, class}]
+		c.ancRep = c.sameCls
+		if pi := parent[i]; pi >= 0 {
+			c.ancRep = max(c.ancRep, ctxs[pi].ancRep)
 		}
 	}
 
@@ -302,13 +310,77 @@ func blockFeatures(e *extraction, rule []*block, top *html.Node, title string) [
 	}
 	isRule := make([]float32, nb)
 	total, links := 0, 0
+	// Characters the rules kept below each element (index in e.order),
+	// summed bottom-up; page-wide shares of text by context.
+	ruleBelow := make([]int32, len(e.order))
+	preChars, tableChars, liChars, formChars, repChars, headings := 0, 0, 0, 0, 0, 0
+	h1At := nb
 	for i := range e.blocks {
 		b := &e.blocks[i]
 		if texts, ok := kept[b.owner]; ok && slices.Contains(texts, b.text) {
 			isRule[i] = 1
+			if oi := ownerAt[b.owner]; oi >= 0 {
+				ruleBelow[oi] += int32(b.chars)
+			}
 		}
 		total += b.chars
 		links += b.linkChars
+		if b.heading {
+			headings++
+		}
+		if b.owner.DataAtom == atom.H1 && h1At == nb {
+			h1At = i
+		}
+		if oi := ownerAt[b.owner]; oi >= 0 {
+			c := &ctxs[oi]
+			if c.flags&inPre != 0 {
+				preChars += b.chars
+			}
+			if c.flags&inTable != 0 {
+				tableChars += b.chars
+			}
+			if c.flags&inLi != 0 {
+				liChars += b.chars
+			}
+			if c.flags&inForm != 0 {
+				formChars += b.chars
+			}
+			if c.ancRep >= 3 {
+				repChars += b.chars
+			}
+		}
+	}
+	for i := len(e.order) - 1; i > 0; i-- {
+		if pi := parent[i]; pi >= 0 {
+			ruleBelow[pi] += ruleBelow[i]
+		}
+	}
+	ruleShareAt := func(i int32) float32 {
+		if i < 0 {
+			return 0
+		}
+		st := e.stats[e.order[i]]
+		if st == nil || st.chars == 0 {
+			return 0
+		}
+		return min(float32(ruleBelow[i])/float32(st.chars), 1)
+	}
+	// The rules' share of the blocks of each heading's section (from a
+	// heading to the next).
+	sectionRule := make([]float32, nb)
+	for lo := 0; lo < nb; {
+		hi := lo + 1
+		for hi < nb && !e.blocks[hi].heading {
+			hi++
+		}
+		var s float32
+		for j := lo; j < hi; j++ {
+			s += isRule[j]
+		}
+		for j := lo; j < hi; j++ {
+			sectionRule[j] = s / float32(hi-lo)
+		}
+		lo = hi
 	}
 	ft := float64(max(total, 1))
 	topChars, topDepth := 0.0, 0.0
@@ -468,6 +540,25 @@ func blockFeatures(e *extraction, rule []*block, top *html.Node, title string) [
 			b.chars < 40 && float64(st.letters)/float64(max(st.runes, 1)) < 0.5 ||
 			short && (creditLine(lower) || b.chars < 200 && pc || b.chars < 250 && cta)
 		put(b2f(ruleDrop))
+		put(b2f(i >= h1At))
+		put(logc(int(c.ancRep)))
+		put(b2f(hasPrice(b.text)))
+		pi, gpi := int32(-1), int32(-1)
+		if ok && oi >= 0 {
+			pi = parent[oi]
+			if pi >= 0 {
+				gpi = parent[pi]
+			}
+		}
+		put(ruleShareAt(pi))
+		put(ruleShareAt(gpi))
+		put(sectionRule[i])
+		put(float32(float64(preChars) / ft))
+		put(float32(float64(tableChars) / ft))
+		put(float32(float64(liChars) / ft))
+		put(logc(headings))
+		put(float32(float64(repChars) / ft))
+		put(float32(float64(formChars) / ft))
 		for f := 0; f < numFlags; f++ {
 			put(b2f(c.flags&(1<<f) != 0))
 		}
@@ -597,4 +688,27 @@ func textStats(s string) blockText {
 	t.endsSentence = strings.ContainsRune(".!?…:。！？", r)
 	t.question = r == '?'
 	return t
+}
+
+// hasPrice reports whether s holds an amount of money: a currency sign
+// next to a digit.
+func hasPrice(s string) bool {
+	for i := 0; i < len(s); {
+		j := strings.IndexAny(s[i:], "$€£¥")
+		if j < 0 {
+			return false
+		}
+		j += i
+		_, size := utf8.DecodeRuneInString(s[j:])
+		next := j + size
+		for next < len(s) && s[next] == ' ' {
+			next++
+		}
+		if next < len(s) && s[next] >= '0' && s[next] <= '9' ||
+			j > 0 && s[j-1] >= '0' && s[j-1] <= '9' || j > 1 && s[j-1] == ' ' && s[j-2] >= '0' && s[j-2] <= '9' {
+			return true
+		}
+		i = next
+	}
+	return false
 }

@@ -58,7 +58,7 @@ type Model struct {
 	AddShare  float64 `json:"add_share,omitempty"`
 	// AddVeto keeps out the blocks the rules left out that their text
 	// filters name as furniture (boilerplate lines, calls to action,
-	// picture credits).
+	// picture credits) or that repeat the page's title.
 	AddVeto bool `json:"add_veto,omitempty"`
 	// ArticleVetoDropped keeps out, on article pages, the blocks the rules
 	// dropped for a boilerplate class or furniture element.
@@ -71,6 +71,14 @@ type Model struct {
 	// at least ArticleTau, the blocks the rules left out need ArticleAdd.
 	ArticleTau float64 `json:"article_tau,omitempty"`
 	ArticleAdd float64 `json:"article_add,omitempty"`
+	// With ArticleTauHi above ArticleTau the gate is soft: the threshold
+	// for the blocks the rules left out goes from AddThreshold to
+	// ArticleAdd as the article probability goes from ArticleTau to
+	// ArticleTauHi; with NonArticleDrop above zero, the threshold for the
+	// blocks the rules kept goes from NonArticleDrop to Threshold the same
+	// way.
+	ArticleTauHi   float64 `json:"article_tau_hi,omitempty"`
+	NonArticleDrop float64 `json:"non_article_drop,omitempty"`
 	// Note says how the model was trained (data, folds, parameters).
 	Note string `json:"note,omitempty"`
 
@@ -130,17 +138,40 @@ func (m *Model) flatten() {
 	}
 }
 
+// Thresholds returns the decision thresholds on a page whose article
+// probability is pArticle: drop for the blocks the hand rules kept, add
+// (zero: drop) for those they left out, and whether the page counts as an
+// article.
+func (m *Model) Thresholds(pArticle float64) (drop, add float64, article bool) {
+	drop, add = m.Threshold, m.AddThreshold
+	if m.ArticleAdd <= 0 {
+		return drop, add, false
+	}
+	article = pArticle >= m.ArticleTau
+	w := ArticleWeight(pArticle, m.ArticleTau, m.ArticleTauHi)
+	base := add
+	if base <= 0 {
+		base = drop
+	}
+	add = base + w*(m.ArticleAdd-base)
+	if m.NonArticleDrop > 0 {
+		drop = m.NonArticleDrop + w*(drop-m.NonArticleDrop)
+	}
+	return drop, add, article
+}
+
 // Keep reports whether a block with probability p is main text; rule
-// says whether the hand rules kept it, and addThreshold (when above zero)
-// is the threshold for blocks they did not keep; vetoed says that the
+// says whether the hand rules kept it, drop is the threshold for the
+// blocks they kept and addThreshold (when above zero) for the blocks they
+// did not keep; vetoed says that the
 // rules' text filters name the block as furniture, droppedOnArticle that
 // the page is an article and the rules dropped the block for its class or
 // element; filtered, near, inTop and ruleShare
 // are the block's rule_filter, rule_window10, in_top and page_rule_share
 // features.
-func (m *Model) Keep(p, addThreshold float64, rule, filtered, vetoed, droppedOnArticle bool, near, inTop, ruleShare float32) bool {
+func (m *Model) Keep(p, drop, addThreshold float64, rule, filtered, vetoed, droppedOnArticle bool, near, inTop, ruleShare float32) bool {
 	if rule {
-		return p >= m.Threshold
+		return p >= drop
 	}
 	if m.AddVeto && vetoed || m.ArticleVetoDropped && droppedOnArticle {
 		return false
@@ -152,7 +183,7 @@ func (m *Model) Keep(p, addThreshold float64, rule, filtered, vetoed, droppedOnA
 	if addThreshold > 0 {
 		return p >= addThreshold
 	}
-	return p >= m.Threshold
+	return p >= drop
 }
 
 // Check reports a model that does not fit the feature list: a wrong
@@ -299,4 +330,17 @@ func PageVector(x [][]float32, nf, logChars int) []float32 {
 		}
 	}
 	return v
+}
+
+// ArticleWeight is how far a page with article probability p is into the
+// article regime of decoding: 0 up to lo, 1 from hi, linear between (a
+// step at lo when hi <= lo).
+func ArticleWeight(p, lo, hi float64) float64 {
+	if hi <= lo {
+		if p >= lo {
+			return 1
+		}
+		return 0
+	}
+	return min(max((p-lo)/(hi-lo), 0), 1)
 }

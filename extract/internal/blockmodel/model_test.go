@@ -43,3 +43,31 @@ func TestProb(t *testing.T) {
 	assert.Equal(t, tree[0], m.Prob([]float32{0}))
 	assert.Equal(t, tree[1], m.Prob([]float32{1}))
 }
+
+func TestThresholds(t *testing.T) {
+	hard := Model{Threshold: 0.35, AddThreshold: 0.3, ArticleTau: 0.2, ArticleAdd: 0.8}
+	soft := hard
+	soft.ArticleTauHi, soft.NonArticleDrop = 0.6, 0.25
+	tests := []struct {
+		name      string
+		m         Model
+		p         float64
+		drop, add float64
+		article   bool
+	}{
+		{"no gate", Model{Threshold: 0.4, AddThreshold: 0.3}, 0.9, 0.4, 0.3, false},
+		{"hard gate, below", hard, 0.1, 0.35, 0.3, false},
+		{"hard gate, at", hard, 0.2, 0.35, 0.8, true},
+		{"soft gate, below", soft, 0.1, 0.25, 0.3, false},
+		{"soft gate, halfway", soft, 0.4, 0.3, 0.55, true},
+		{"soft gate, above", soft, 0.9, 0.35, 0.8, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			drop, add, article := tt.m.Thresholds(tt.p)
+			assert.InDelta(t, tt.drop, drop, 1e-9)
+			assert.InDelta(t, tt.add, add, 1e-9)
+			assert.Equal(t, tt.article, article)
+		})
+	}
+}

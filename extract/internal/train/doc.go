@@ -17,10 +17,20 @@
 // cross-validated) is at least -article-tau; blocks the rules' text
 // filters name as furniture (-veto), and on article pages blocks the rules
 // dropped for their class or element (-veto-dropped), never come in. The
+// gate can be soft (-article-tau-hi: the add threshold ramps with the
+// article probability; -non-article-drop: the drop threshold too). The
 // page-type probabilities are block features too (stacking: out-of-fold
-// probabilities for the wcxb pages). Run from the repository root (add
-// -cache FILE, a file outside the repository, to keep the block features
-// between runs):
+// probabilities for the wcxb pages); with -types-readability the
+// readability pages train the page-type models as articles, by the same
+// folds. -dump and -dump-blocks write per-page scores and per-block
+// probabilities for studying decoding outside the program; -zero sets
+// features to zero (ablation). Run from the repository root (add -cache
+// FILE, a file outside the repository, to keep the block features between
+// runs):
 //
-//	go run ./extract/internal/train -data ../shared/data/extract -article-tau 0.1 -article-add 0.8
+//	go run ./extract/internal/train -data ../shared/data/extract -types-readability \
+//		-drop 0.4 -add 0.3 -article-tau 0.12 -article-add 0.8
+//
+// writes the embedded model (its Note records the flags); add -grid to
+// compare decodings, -skip-cv to train the final model only.
 package main

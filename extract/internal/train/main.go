@@ -216,8 +216,14 @@ func main() {
 	artTauF := flag.Float64("article-tau", 0.1, "article probability from which a page counts as an article")
 	artAddF := flag.Float64("article-add", 0.8, "on an article page, threshold for the blocks the rules left out")
 	vetoDroppedF := flag.Bool("veto-dropped", false, "on article pages, never add a block the rules dropped for its class or element")
-	vetoF := flag.Bool("veto", true, "never add a block the rules' text filters name as furniture")
+	vetoF := flag.Bool("veto", true, "never add a block the rules' text filters name as furniture, or the page's title")
 	gridTypes := flag.Bool("grid-types", false, "with -grid, print the per-type CV table of every grid point")
+	artTauHiF := flag.Float64("article-tau-hi", 0, "above -article-tau: the add threshold ramps from -add to -article-add between the two article probabilities")
+	nonArtDropF := flag.Float64("non-article-drop", 0, "with -article-tau-hi: the drop threshold at article probability -article-tau and below (ramping to -drop)")
+	dump := flag.String("dump", "", "write per page (JSON lines) its page-type probabilities and its scores under fixed add/drop thresholds, to study decoding")
+	dumpBlocks := flag.String("dump-blocks", "", "write per page (JSON lines) its gold, and per block its text, probability and decoding features, to study decoding")
+	zero := flag.String("zero", "", "comma-separated features to set to zero on every block (ablation)")
+	typesRd := flag.Bool("types-readability", false, "train the page-type models on the readability pages too, as articles")
 	grid := flag.Bool("grid", false, "print scores over a grid of the two thresholds (adding a block the rules left out, dropping one they kept)")
 	diag := flag.String("diag", "", "print, for the pages of this set, the blocks where the model and the rules disagree")
 	flag.Parse()
@@ -226,6 +232,22 @@ func main() {
 	c, err := load(*dataDir, *cache)
 	if err != nil {
 		log.Fatal(err)
+	}
+	for _, name := range strings.Split(*zero, ",") {
+		if name == "" {
+			continue
+		}
+		f := slices.Index(c.Names, name)
+		if f < 0 {
+			log.Fatalf("-zero: no feature %q", name)
+		}
+		for _, ps := range c.Sets {
+			for _, pg := range ps {
+				for _, x := range pg.X {
+					x[f] = 0
+				}
+			}
+		}
 	}
 	p := params{trees: *trees, depth: *depth, lr: *lr, lambda: 1e-3, minHess: 1e-4, subsample: 0.7, seed: *seed}
 	wc, rd := c.Sets["wcxb"], c.Sets["readability"]
@@ -245,6 +267,8 @@ func main() {
 			idxCTA = i
 		case "picture_credit":
 			idxPC = i
+		case "same_title":
+			idxTitle = i
 		case "rule_window10":
 			idxWin10 = i
 		case "in_top":
@@ -288,9 +312,22 @@ func main() {
 	// Page types first: out-of-fold probabilities for the wcxb pages, the
 	// final type models' for the others; they become block features.
 	typeOOF := make([][]float64, len(wc))
+	// With -types-readability the readability pages train the page-type
+	// models as articles (by the same folds, so that their type features
+	// are out-of-fold too).
+	var typeRd []*page
+	if *typesRd {
+		typeRd = rd
+	}
+	rdOOF := make([][]float64, len(typeRd))
 	for k := 0; k < *folds; k++ {
 		var train []*page
 		for i, pg := range wc {
+			if i%*folds != k {
+				train = append(train, pg)
+			}
+		}
+		for i, pg := range typeRd {
 			if i%*folds != k {
 				train = append(train, pg)
 			}
@@ -301,8 +338,13 @@ func main() {
 				typeOOF[i] = typeProbs(tm, pg)
 			}
 		}
+		for i, pg := range typeRd {
+			if i%*folds == k {
+				rdOOF[i] = typeProbs(tm, pg)
+			}
+		}
 	}
-	tmFinal := fitTypes(wc, pageEdges, pageNames, p.seed)
+	tmFinal := fitTypes(append(slices.Clone(wc), typeRd...), pageEdges, pageNames, p.seed)
 	right := 0
 	for i, pg := range wc {
 		setTypes(pg, typeOOF[i])
@@ -312,8 +354,16 @@ func main() {
 			right++
 		}
 	}
+	for i, pg := range typeRd {
+		setTypes(pg, rdOOF[i])
+		artProb[pg] = rdOOF[i][0]
+		typeP[pg] = rdOOF[i]
+	}
 	fmt.Printf("page type, cross-validated: %d of %d right\n", right, len(wc))
 	for _, s := range []string{"readability", "scrapinghub", "trafilatura"} {
+		if s == "readability" && *typesRd {
+			continue
+		}
 		for _, pg := range c.Sets[s] {
 			tp := typeProbs(tmFinal, pg)
 			setTypes(pg, tp)
@@ -358,10 +408,12 @@ func main() {
 		fmt.Printf("cross-validated (%d folds by page) on wcxb, one threshold %.2f:\n", *folds, best)
 		report(wc, oof, best)
 		tAdd, artTau, artAdd, veto, vetoDropped = *addT, *artTauF, *artAddF, *vetoF, *vetoDroppedF
+		rampLo, rampHi, rampDrop = *artTauF, *artTauHiF, *nonArtDropF
 		fmt.Printf("cross-validated (%d folds by page) on wcxb, as configured (drop %.2f add %.2f article-tau %.2f article-add %.2f veto %v):\n",
 			*folds, *dropT, *addT, *artTauF, *artAddF, *vetoF)
 		report(wc, oof, *dropT)
 		tAdd, artAdd, veto = 0, 0, false
+		rampLo, rampHi, rampDrop = 0, 0, 0
 		p.threshold = best
 	}
 	m := fit(build(append(slices.Clone(wc), rd...)), p, c.Names)
@@ -370,73 +422,69 @@ func main() {
 	m.TypeModels = tmFinal
 	m.Threshold, m.AddThreshold, m.ArticleTau, m.ArticleAdd, m.AddVeto = *dropT, *addT, *artTauF, *artAddF, *vetoF
 	m.ArticleVetoDropped = *vetoDroppedF
+	m.ArticleTauHi, m.NonArticleDrop = *artTauHiF, *nonArtDropF
 	if m.Threshold == 0 {
 		m.Threshold = 0.5
 	}
 	m.Note = fmt.Sprintf("extract/internal/train: wcxb dev (%d pages) + readability (%d pages, weight %.2f); %d trees depth %d lr %.2f subsample %.1f seed %d; threshold by %d-fold CV on wcxb",
 		len(wc), len(rd), *rweight, p.trees, p.depth, p.lr, p.subsample, p.seed, *folds)
+	m.Note += fmt.Sprintf("; decoding -drop %.2f -add %.2f -article-tau %.2f -article-tau-hi %.2f -article-add %.2f -non-article-drop %.2f -veto=%v -veto-dropped=%v; -types-readability=%v",
+		*dropT, *addT, *artTauF, *artTauHiF, *artAddF, *nonArtDropF, *vetoF, *vetoDroppedF, *typesRd)
 	if *grid {
-		type gp struct {
-			ta, td, near, share float64
-			filter              bool
+		sh, tr := c.Sets["scrapinghub"], c.Sets["trafilatura"]
+		shp := make([][]float64, len(sh))
+		for i, pg := range sh {
+			shp[i] = probs(m, pg)
 		}
+		trp := make([][]float64, len(tr))
+		for i, pg := range tr {
+			trp[i] = probs(m, pg)
+		}
+		printArtQuantiles(wc, sh, tr)
+		type gp struct{ lo, hi, drop, add, artAdd, dropLo float64 }
 		var gps []gp
-		for _, tau := range []float64{0.1} {
-			for _, aa := range []float64{0.8} {
-				gps = append(gps, gp{ta: *addT, td: *dropT, near: tau, share: aa, filter: true})
-			}
-		}
-		type tg struct {
-			argArt              bool
-			aa, nonDrop, nonAdd float64
-		}
-		var tgs []tg
-		for _, g := range gps {
-			_ = g
-			tgs = append(tgs, tg{})
-		}
-		for _, arg := range []bool{false, true} {
-			for _, aa := range []float64{0.8} {
-				for _, nd := range []float64{0, 0.25, 0.3, 0.4} {
-					for _, na := range []float64{0, 0.3, 0.45, 0.55} {
-						if !arg && nd == 0 && na == 0 {
-							continue
-						}
-						gps = append(gps, gp{ta: *addT, td: *dropT, near: 0.1, share: aa, filter: true})
-						tgs = append(tgs, tg{arg, aa, nd, na})
+		gps = append(gps, gp{*artTauF, *artTauF, *dropT, *addT, *artAddF, 0})
+		for _, lo := range []float64{0.1, 0.2, 0.3, 0.4, 0.5} {
+			for _, w := range []float64{0, 0.2, 0.4} {
+				for _, add := range []float64{0.3, 0.35} {
+					for _, dropLo := range []float64{0, 0.3} {
+						gps = append(gps, gp{lo, lo + w, *dropT, add, *artAddF, dropLo})
 					}
 				}
 			}
 		}
-		for gi, g := range gps {
-			{
-				argArt, nonArtDrop, nonArtAdd = tgs[gi].argArt, tgs[gi].nonDrop, tgs[gi].nonAdd
-				ta, td := g.ta, g.td
-				tAdd, artTau, artAdd, veto, vetoDropped = g.ta, g.near, g.share, g.filter, *vetoDroppedF
-				f, pp, r := scoreSet(wc, oof, td)
-				sh := c.Sets["scrapinghub"]
-				shp := make([][]float64, len(sh))
-				for i, pg := range sh {
-					shp[i] = probs(m, pg)
-				}
-				f2, _, _ := scoreSet(sh, shp, td)
-				tr := c.Sets["trafilatura"]
-				var cnt [4]int
-				for _, pg := range tr {
-					a, b, cc, d := snippetCounts(pg.With, pg.Without, chosenText(pg, probs(m, pg), td))
-					cnt[0], cnt[1], cnt[2], cnt[3] = cnt[0]+a, cnt[1]+b, cnt[2]+cc, cnt[3]+d
-				}
-				f3 := 2 * float64(cnt[0]) / float64(2*cnt[0]+cnt[1]+cnt[2])
-				fmt.Printf("grid argmax-article %v nonart drop %.2f add %.2f; article tau %.2f add %.2f; add %.2f drop %.2f: wcxb cv %.4f (P %.4f R %.4f)  sh %.4f  snippets %.4f\n", argArt, nonArtDrop, nonArtAdd, g.near, g.share, ta, td, f, pp, r, f2, f3)
-				if *gridTypes {
-					report(wc, oof, td)
-				}
+		for _, g := range gps {
+			tAdd, artTau, artAdd, veto, vetoDropped = g.add, g.lo, g.artAdd, *vetoF, *vetoDroppedF
+			rampLo, rampHi, rampDrop = g.lo, g.hi, g.dropLo
+			f, pp, r := scoreSet(wc, oof, g.drop)
+			f2, _, _ := scoreSet(sh, shp, g.drop)
+			var cnt [4]int
+			for i, pg := range tr {
+				a, b, cc, d := snippetCounts(pg.With, pg.Without, chosenText(pg, trp[i], g.drop))
+				cnt[0], cnt[1], cnt[2], cnt[3] = cnt[0]+a, cnt[1]+b, cnt[2]+cc, cnt[3]+d
+			}
+			f3 := 2 * float64(cnt[0]) / float64(2*cnt[0]+cnt[1]+cnt[2])
+			fmt.Printf("grid article ramp %.2f..%.2f add %.2f (article %.2f) drop %.2f (non-article %.2f): wcxb cv %.4f (P %.4f R %.4f)  sh %.4f  snippets %.4f\n",
+				g.lo, g.hi, g.add, g.artAdd, g.drop, g.dropLo, f, pp, r, f2, f3)
+			if *gridTypes {
+				report(wc, oof, g.drop)
 			}
 		}
 		tAdd, artAdd, veto, vetoDropped = 0, 0, false, false
-		argArt, nonArtDrop, nonArtAdd = false, 0, 0
+		rampLo, rampHi, rampDrop = 0, 0, 0
+	}
+	if *dumpBlocks != "" && !*skipCV {
+		if err := dumpBlockProbs(*dumpBlocks, c, oof, m); err != nil {
+			log.Fatal(err)
+		}
+	}
+	if *dump != "" && !*skipCV {
+		if err := dumpPages(*dump, c, oof, m, *vetoF); err != nil {
+			log.Fatal(err)
+		}
 	}
 	tAdd, artTau, artAdd, veto, vetoDropped = *addT, *artTauF, *artAddF, *vetoF, *vetoDroppedF
+	rampLo, rampHi, rampDrop = *artTauF, *artTauHiF, *nonArtDropF
 	for _, s := range []string{"scrapinghub", "trafilatura"} {
 		ps := c.Sets[s]
 		pr := make([][]float64, len(ps))
@@ -499,12 +547,13 @@ var (
 	vetoDropped          bool
 	veto                 bool
 	idxBP, idxCTA, idxPC = -1, -1, -1
+	idxTitle             = -1
 	idxDropped           = -1
 )
 
 func addOK(pg *page, i int) bool {
 	x := pg.X[i]
-	if veto && (x[idxBP] == 1 || x[idxCTA] == 1 || x[idxPC] == 1) {
+	if veto && (x[idxBP] == 1 || x[idxCTA] == 1 || x[idxPC] == 1 || x[idxTitle] == 1) {
 		return false
 	}
 	if addFilter && x[idxFilter] == 1 {
@@ -536,6 +585,42 @@ var (
 	argArt                bool
 	nonArtDrop, nonArtAdd float64
 )
+
+// The soft article gate: with rampHi above zero, the threshold for the
+// blocks the rules left out goes from the add threshold to artAdd as the
+// article probability goes from rampLo to rampHi (a step when they are
+// equal); with rampDrop above zero, the threshold for the blocks they kept
+// goes from rampDrop to the drop threshold the same way.
+var rampLo, rampHi, rampDrop float64
+
+// articleWeight is blockmodel's ArticleWeight.
+func articleWeight(p, lo, hi float64) float64 { return blockmodel.ArticleWeight(p, lo, hi) }
+
+// printArtQuantiles prints the quantiles of the article probability by
+// page type and set.
+func printArtQuantiles(wc, sh, tr []*page) {
+	groups := map[string][]float64{}
+	for _, pg := range wc {
+		groups["wcxb/"+pg.Type] = append(groups["wcxb/"+pg.Type], artProb[pg])
+	}
+	for _, pg := range sh {
+		groups["scrapinghub"] = append(groups["scrapinghub"], artProb[pg])
+	}
+	for _, pg := range tr {
+		groups["trafilatura"] = append(groups["trafilatura"], artProb[pg])
+	}
+	keys := make([]string, 0, len(groups))
+	for k := range groups {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		v := groups[k]
+		sort.Float64s(v)
+		q := func(f float64) float64 { return v[int(f*float64(len(v)-1))] }
+		fmt.Printf("article probability %-20s n %3d  q10 %.2f q25 %.2f q50 %.2f q75 %.2f q90 %.2f\n", k, len(v), q(.1), q(.25), q(.5), q(.75), q(.9))
+	}
+}
 
 func articleTop(pg *page) bool {
 	tp := typeP[pg]
@@ -584,6 +669,18 @@ func chosenText(pg *page, pr []float64, t float64) string {
 		}
 		if art && pg.X[i][ruleKept] == 0 {
 			th = artAdd
+		}
+		if artAdd > 0 && (rampHi > 0 || rampDrop > 0) {
+			w := articleWeight(artProb[pg], rampLo, rampHi)
+			if pg.X[i][ruleKept] == 0 {
+				base := t
+				if tAdd > 0 {
+					base = tAdd
+				}
+				th = base + w*(artAdd-base)
+			} else if rampDrop > 0 {
+				th = rampDrop + w*(t-rampDrop)
+			}
 		}
 		if vetoDropped && art && pg.X[i][ruleKept] == 0 && pg.X[i][idxDropped] == 1 {
 			continue
@@ -669,4 +766,121 @@ func diagnose(ps []*page, m *blockmodel.Model) {
 		}
 		ri++
 	}
+}
+
+// dumpAdds and dumpDrops are the thresholds -dump scores every page
+// under (an add threshold of 2: no block the rules left out).
+var (
+	dumpAdds  = []float64{0.3, 0.35, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 2}
+	dumpDrops = []float64{0.3, 0.35, 0.4, 0.5}
+)
+
+// dumpPages writes one JSON line per page of wcxb (out-of-fold), and of
+// scrapinghub and trafilatura (final model m): its type probabilities, its
+// size and the rules' share, and its scores (precision and recall, or
+// snippet counts) under every pair of dumpDrops and dumpAdds.
+func dumpPages(path string, c *corpus, oof [][]float64, m *blockmodel.Model, vetoOn bool) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	enc := json.NewEncoder(f)
+	saved := [5]float64{tAdd, artTau, artAdd, rampHi, rampDrop}
+	savedVeto := veto
+	defer func() {
+		tAdd, artTau, artAdd, rampHi, rampDrop = saved[0], saved[1], saved[2], saved[3], saved[4]
+		veto = savedVeto
+	}()
+	artAdd, rampHi, rampDrop, veto = 0, 0, 0, vetoOn
+	for _, set := range []string{"wcxb", "scrapinghub", "trafilatura"} {
+		for i, pg := range c.Sets[set] {
+			pr := []float64(nil)
+			if set == "wcxb" {
+				pr = oof[i]
+			} else {
+				pr = probs(m, pg)
+			}
+			rec := map[string]any{"set": set, "id": pg.ID, "type": pg.Type, "types": typeP[pg]}
+			if len(pg.X) > 0 {
+				rec["log_chars"], rec["rule_share"] = pg.X[0][idxPageLog], pg.X[0][idxPageRule]
+			}
+			var scores [][]float64
+			var gold map[string]float64
+			if set != "trafilatura" {
+				gold = shingles(tokenize(pg.Gold), 4)
+			}
+			for _, d := range dumpDrops {
+				for _, a := range dumpAdds {
+					tAdd = a
+					text := chosenText(pg, pr, d)
+					if set == "trafilatura" {
+						tp, fp, fn, tn := snippetCounts(pg.With, pg.Without, text)
+						scores = append(scores, []float64{float64(tp), float64(fp), float64(fn), float64(tn)})
+						continue
+					}
+					sc := shingleScore(gold, text)
+					p, r := sc.p, sc.r
+					if !sc.hasP {
+						p = -1
+					}
+					if !sc.hasR {
+						r = -1
+					}
+					scores = append(scores, []float64{p, r})
+				}
+			}
+			rec["scores"] = scores
+			if err := enc.Encode(rec); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// dumpBlockProbs writes one JSON line per page of wcxb (out-of-fold
+// probabilities), scrapinghub and trafilatura (final model m): its gold,
+// type probabilities and blocks with their probability and the features
+// decoding looks at.
+func dumpBlockProbs(path string, c *corpus, oof [][]float64, m *blockmodel.Model) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	enc := json.NewEncoder(f)
+	idx := func(name string) int { return slices.Index(c.Names, name) }
+	cols := []string{"rule_kept", "rule_filter", "boilerplate_line", "call_to_action", "picture_credit", "dropped",
+		"rule_window10", "in_top", "in_pre", "in_table", "in_li", "heading_level", "log_chars", "link_density"}
+	type blk struct {
+		T string    `json:"t"`
+		P float64   `json:"p"`
+		F []float32 `json:"f"`
+	}
+	for _, set := range []string{"wcxb", "scrapinghub", "trafilatura"} {
+		for i, pg := range c.Sets[set] {
+			pr := []float64(nil)
+			if set == "wcxb" {
+				pr = oof[i]
+			} else {
+				pr = probs(m, pg)
+			}
+			rec := map[string]any{"set": set, "id": pg.ID, "type": pg.Type, "types": typeP[pg], "gold": pg.Gold,
+				"with": pg.With, "without": pg.Without, "cols": cols}
+			var bs []blk
+			for j, x := range pg.X {
+				b := blk{T: pg.Texts[j], P: pr[j]}
+				for _, col := range cols {
+					b.F = append(b.F, x[idx(col)])
+				}
+				bs = append(bs, b)
+			}
+			rec["blocks"] = bs
+			if err := enc.Encode(rec); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }

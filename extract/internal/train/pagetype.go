@@ -35,7 +35,7 @@ func fitTypes(pages []*page, edges [][]float32, names []string, seed uint64) []b
 		y := make([]float64, len(pages))
 		w := make([]float64, len(pages))
 		for i, pg := range pages {
-			if pg.Type == t {
+			if pg.Type == t || pg.Type == "" && t == "article" {
 				y[i] = 1
 			}
 			w[i] = 1

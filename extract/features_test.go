@@ -1,0 +1,60 @@
+package extract
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/textanalysis/go-textanalysis/extract/internal/blockmodel"
+)
+
+func TestHasPrice(t *testing.T) {
+	tests := []struct {
+		text string
+		want bool
+	}{
+		{"Now only $19.99", true},
+		{"Price: 24,90 €", true},
+		{"£ 5 off today", true},
+		{"12€ per month", true},
+		{"Costs in $ are shown below", false},
+		{"We raised 5 million euros", false},
+		{"Pay with €", false},
+		{"", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.text, func(t *testing.T) {
+			assert.Equal(t, tt.want, hasPrice(tt.text))
+		})
+	}
+}
+
+// TestContextFeatures checks the features of a block's place in the page:
+// after the h1 or not, inside repeated cards, the page's share of code.
+func TestContextFeatures(t *testing.T) {
+	page := `<html><body><nav><a href="/">Home</a> <a href="/docs">Docs</a></nav><main><h1>Widgets</h1>` +
+		`<p>` + prose(2) + `</p><pre>go get example.com/widget</pre><ul>` +
+		strings.Repeat(`<li class="card"><p>A card about a widget for $5 with some words.</p></li>`, 4) +
+		`</ul></main></body></html>`
+	v, err := view(t.Context(), []byte(page))
+	require.NoError(t, err)
+	feature := func(b blockmodel.Block, name string) float32 { return b.Features[featureIndex(name)] }
+	byText := map[string]blockmodel.Block{}
+	for _, b := range v.Blocks {
+		byText[b.Text] = b
+	}
+	nav, card := byText["Home Docs"], byText["A card about a widget for $5 with some words."]
+	require.NotNil(t, nav.Features)
+	require.NotNil(t, card.Features)
+	assert.Equal(t, float32(0), feature(nav, "h1_before"))
+	assert.Equal(t, float32(1), feature(card, "h1_before"))
+	assert.Equal(t, float32(0), feature(nav, "log_anc_repeat"))
+	assert.Greater(t, feature(card, "log_anc_repeat"), float32(1))
+	assert.Equal(t, float32(1), feature(card, "price"))
+	assert.Equal(t, float32(0), feature(nav, "price"))
+	assert.Greater(t, feature(nav, "page_pre_share"), float32(0))
+	assert.Equal(t, feature(nav, "page_pre_share"), feature(card, "page_pre_share"))
+	assert.Greater(t, feature(card, "page_li_share"), float32(0))
+}
