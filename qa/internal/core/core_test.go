@@ -97,7 +97,13 @@ func TestQuestion(t *testing.T) {
 		{"What kind of stone was used?", "what", "kind_of_ston"},
 		{"Who built it?", "who", ""},
 		{"Name the river.", "name", ""},
-		{"What is the capital?", "what", "v:be"},
+		{"What is the capital?", "what", "capital"},
+		{"What was the wedding date?", "what", "dat"},
+		{"What was the Anglo-Norman language's final form?", "what", "form"},
+		{"What type of bureaucracy did they use?", "what", "typ_of_bureaucracy"},
+		{"What is the name of the Norman castle?", "what", "nam_of_castl"},
+		{"What is Tesla?", "what", "v:be"},
+		{"What did they build?", "what", "v:do"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.q, func(t *testing.T) {
