@@ -167,3 +167,37 @@ func TestIsA(t *testing.T) {
 		})
 	}
 }
+
+func TestBroad(t *testing.T) {
+	has := func(b uint64, class string) bool {
+		for i, c := range broadClasses {
+			if c == class {
+				return b&(1<<i) != 0
+			}
+		}
+		t.Fatalf("no broad class %q", class)
+		return false
+	}
+	tests := []struct {
+		word      string
+		known     bool
+		is, isNot string
+	}{
+		{"catholicism", true, "belief", "person"},
+		{"teachers", true, "person", "location"},
+		{"ireland", true, "country", "food"},
+		{"religion", true, "religion", "city"},
+		{"xqzzy", false, "", ""},
+	}
+	assert.Less(t, len(broadClasses), 62)
+	for _, tt := range tests {
+		t.Run(tt.word, func(t *testing.T) {
+			b, known := Broad(tt.word)
+			assert.Equal(t, tt.known, known)
+			if tt.is != "" {
+				assert.True(t, has(b, tt.is))
+				assert.False(t, has(b, tt.isNot))
+			}
+		})
+	}
+}
