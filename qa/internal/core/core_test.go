@@ -104,6 +104,7 @@ func TestQuestion(t *testing.T) {
 		{"What is the name of the Norman castle?", "what", "nam_of_castl"},
 		{"What is Tesla?", "what", "v:be"},
 		{"What did they build?", "what", "v:do"},
+		{"Which oil producer is an ally of the US?", "which", "produc"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.q, func(t *testing.T) {
@@ -111,6 +112,24 @@ func TestQuestion(t *testing.T) {
 			require.NoError(t, err)
 			assert.Equal(t, tt.wh, q.Wh)
 			assert.Equal(t, tt.head, q.Head)
+		})
+	}
+}
+
+func TestQuestionType(t *testing.T) {
+	tests := []struct{ q, typ string }{
+		{"When did she die?", TDate},
+		{"What was the wedding date?", TDate},
+		{"What price did Apple shares reach?", TMoney},
+		{"Which senator was an advocate of the act?", TName},
+		{"Which region began to grow?", TPlace},
+		{"Which airport is the busiest?", TOther},
+	}
+	for _, tt := range tests {
+		t.Run(tt.q, func(t *testing.T) {
+			q, err := NewQuestion(tt.q, func(string) float64 { return 1 })
+			require.NoError(t, err)
+			assert.Equal(t, tt.typ, q.Type)
 		})
 	}
 }

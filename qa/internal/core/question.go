@@ -85,6 +85,10 @@ func NewQuestion(text string, idf func(string) float64) (*Question, error) {
 			for k := j; k < len(q.Toks) && k < j+4; k++ {
 				tg := q.Toks[k].Tag
 				if strings.HasPrefix(tg, "NN") {
+					// The last of a run of nouns: "which oil producer".
+					for k+1 < len(q.Toks) && (q.Toks[k+1].Tag == "NN" || q.Toks[k+1].Tag == "NNS") && !ofHeads[q.Toks[k].Low] {
+						k++
+					}
 					q.Head = q.Toks[k].Stem
 					if ofHeads[q.Toks[k].Low] && k+1 < len(q.Toks) && q.Toks[k+1].Low == "of" {
 						if h := subjectHead(q.Toks, k+2); h != "" {
@@ -111,6 +115,9 @@ func NewQuestion(text string, idf func(string) float64) (*Question, error) {
 		}
 	}
 	q.Type = questionType(q.Wh, q.Head)
+	if q.Type == TOther && q.Head != "" && !strings.HasPrefix(q.Head, "v:") && !strings.Contains(q.Head, "_of_") {
+		q.Type = classType(q.Toks, q.Head)
+	}
 	prev := ""
 	for i, t := range q.Toks {
 		if !t.Word || t.Stop {
@@ -179,4 +186,24 @@ func subjectHead(toks []Tok, k int) string {
 		}
 	}
 	return head
+}
+
+// classType is the answer type that the head noun's WordNet classes
+// imply ("which senator": a person, a name), TOther if none.
+func classType(toks []Tok, head string) string {
+	for _, t := range toks {
+		if t.Stem != head {
+			continue
+		}
+		for _, c := range [...]struct{ class, typ string }{
+			{"person", TName}, {"organization", TName}, {"country", TPlace}, {"city", TPlace}, {"region", TPlace},
+			{"period", TDate},
+		} {
+			if _, is := IsA(t.Low, Stem(c.class)); is {
+				return c.typ
+			}
+		}
+		break
+	}
+	return TOther
 }
