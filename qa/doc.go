@@ -24,16 +24,16 @@
 // derived from verbs ("invasion" and "invaded"); in a sentence that does
 // not name the question's subject, a pronoun ("she", "they") stands for
 // the last name of the question met before it.
-// The weights (about 431,000, 1.1 MB compressed) are trained by
+// The weights (about 422,000, 1.1 MB compressed) are trained by
 // qa/cmd/trainqa on 16,620 SQuAD-style Wikipedia questions and embedded,
 // with the two WordNet tables (1 MB compressed) that qa/cmd/genlemmas
 // writes.
 //
 // What to expect: on half of the SQuAD v1.1 dev set (never trained on) it
-// gives the exact answer for 46% of questions, token F1 56.0 — a little
-// better than the SQuAD paper's logistic regression, far below neural
-// readers (80+). By question: when 70% exact, how many 73%, who 55%,
-// which 48%, where 45%, what 40%, how 29% (F1 43), why 30% (F1 55). It does best when the answer is a
+// gives the exact answer for 47% of questions, token F1 56.7 — better
+// than the SQuAD paper's logistic regression, far below neural readers
+// (80+). By question: when 71% exact, how many 72%, who 56%, which 50%,
+// where 47%, what 41%, how 28% (F1 42), why 28% (F1 55). It does best when the answer is a
 // date, number or name in a sentence that repeats the question's words; it
 // is weak on why and how questions, on answers that are clauses rather
 // than noun phrases, on questions that paraphrase the text, and on
