@@ -14,24 +14,26 @@
 // matched word, the wh-word and the noun it asks for ("which river")
 // against the span's kind, tags and head word, span length and position,
 // and the answer type the question asks for (when: a date; how much, what
-// price: an amount; who: a name) against the span's type, and whether the
-// span's last word belongs, by WordNet's noun classes, to the class the
-// question asks for ("what country": Ireland). Words match by a light stem,
+// price: an amount; who, which senator: a name) against the span's type,
+// and whether the span's last word belongs, by WordNet's noun classes, to
+// the class the question asks for ("what country": Ireland), and which
+// broad classes it has (a belief, a person, a period) against the noun the
+// question asks for ("what was the Norman religion": Catholicism). Words match by a light stem,
 // a list of irregular and derived forms ("died" and "death", "born" and
 // "birth", "met" and "meet") and WordNet's irregular inflections and nouns
 // derived from verbs ("invasion" and "invaded"); in a sentence that does
 // not name the question's subject, a pronoun ("she", "they") stands for
 // the last name of the question met before it.
-// The weights (about 774,000, 1.9 MB compressed) are trained by
+// The weights (about 422,000, 1.1 MB compressed) are trained by
 // qa/cmd/trainqa on 16,620 SQuAD-style Wikipedia questions and embedded,
 // with the two WordNet tables (1 MB compressed) that qa/cmd/genlemmas
 // writes.
 //
 // What to expect: on half of the SQuAD v1.1 dev set (never trained on) it
-// gives the exact answer for 46% of questions, token F1 55.6 — a little
-// better than the SQuAD paper's logistic regression, far below neural
-// readers (80+). By question: when 69% exact, how many 69%, who 55%,
-// where 46%, what 40%, how 28% (F1 43), why 27% (F1 55). It does best when the answer is a
+// gives the exact answer for 47% of questions, token F1 56.7 — better
+// than the SQuAD paper's logistic regression, far below neural readers
+// (80+). By question: when 71% exact, how many 72%, who 56%, which 50%,
+// where 47%, what 41%, how 28% (F1 42), why 28% (F1 55). It does best when the answer is a
 // date, number or name in a sentence that repeats the question's words; it
 // is weak on why and how questions, on answers that are clauses rather
 // than noun phrases, on questions that paraphrase the text, and on

@@ -40,7 +40,7 @@ func whKey(q *core.Question) string {
 // it is in the gold sentence but a different span. examples gives that
 // many misses of each class for the types listed in show.
 func analyze(w io.Writer, m *core.Model, exs []*example, examples int, show string) {
-	type row struct{ n, em, noCand, noCandHalf, wrongSent, wrongSpan int }
+	type row struct{ n, em, noCand, noCandHalf, wrongSent, wrongSpan, overlap int }
 	rows := map[string]*row{}
 	samples := map[string][]string{}
 	for _, ex := range exs {
@@ -87,14 +87,21 @@ func analyze(w io.Writer, m *core.Model, exs []*example, examples int, show stri
 				r.noCandHalf++
 			}
 		} else {
-			same := false
+			same, over := false, false
 			for _, i := range ex.goodC {
-				if ex.p.doc.Toks[ex.p.cands[i].S].Sent == ex.p.doc.Toks[best.S].Sent {
+				g := ex.p.cands[i]
+				if ex.p.doc.Toks[g.S].Sent == ex.p.doc.Toks[best.S].Sent {
 					same = true
+				}
+				if g.S < best.E && best.S < g.E {
+					over = true
 				}
 			}
 			if same {
 				r.wrongSpan++
+				if over {
+					r.overlap++
+				}
 				class = "span"
 			} else {
 				r.wrongSent++
@@ -108,7 +115,12 @@ func analyze(w io.Writer, m *core.Model, exs []*example, examples int, show stri
 				for _, t := range ex.q.Toks {
 					qs = append(qs, t.Text)
 				}
-				samples[key] = append(samples[key], fmt.Sprintf("%s\n    pred: %s\n    gold: %s", strings.Join(qs, " "), pred, strings.Join(ex.gold, " | ")))
+				sent := ""
+				if ok {
+					r := ex.p.doc.Sents[ex.p.doc.Toks[best.S].Sent]
+					sent = string(ex.p.ctx[ex.p.doc.Toks[r[0]].Start:ex.p.doc.Toks[r[1]-1].End])
+				}
+				samples[key] = append(samples[key], fmt.Sprintf("%s\n    pred: %s\n    gold: %s\n    sentence: %s", strings.Join(qs, " "), pred, strings.Join(ex.gold, " | "), sent))
 			}
 		}
 	}
@@ -117,7 +129,7 @@ func analyze(w io.Writer, m *core.Model, exs []*example, examples int, show stri
 		keys = append(keys, k)
 	}
 	sort.Slice(keys, func(i, j int) bool { return rows[keys[i]].n > rows[keys[j]].n })
-	fmt.Fprintf(w, "%-9s %5s %6s | misses: %8s %8s %8s %8s  (%% of questions)\n", "type", "n", "EM", "no-cand", "(F1>=.5)", "sentence", "span")
+	fmt.Fprintf(w, "%-9s %5s %6s | misses: %8s %8s %8s %8s %8s  (%% of questions)\n", "type", "n", "EM", "no-cand", "(F1>=.5)", "sentence", "span", "(overlap)")
 	var tot row
 	pc := func(a, n int) float64 { return 100 * float64(a) / float64(max(n, 1)) }
 	for _, k := range append(keys, "all") {
@@ -131,8 +143,9 @@ func analyze(w io.Writer, m *core.Model, exs []*example, examples int, show stri
 			tot.noCandHalf += r.noCandHalf
 			tot.wrongSent += r.wrongSent
 			tot.wrongSpan += r.wrongSpan
+			tot.overlap += r.overlap
 		}
-		fmt.Fprintf(w, "%-9s %5d %6.1f | %17.1f %8.1f %8.1f %8.1f\n", k, r.n, pc(r.em, r.n), pc(r.noCand, r.n), pc(r.noCandHalf, r.n), pc(r.wrongSent, r.n), pc(r.wrongSpan, r.n))
+		fmt.Fprintf(w, "%-9s %5d %6.1f | %17.1f %8.1f %8.1f %8.1f %8.1f\n", k, r.n, pc(r.em, r.n), pc(r.noCand, r.n), pc(r.noCandHalf, r.n), pc(r.wrongSent, r.n), pc(r.wrongSpan, r.n), pc(r.overlap, r.n))
 	}
 	sk := make([]string, 0, len(samples))
 	for k := range samples {

@@ -90,6 +90,8 @@ func main() {
 	explainQ := flag.String("explain", "", "print why the model at -out ranks the candidates of this question over the text file -context as it does, and exit")
 	explainC := flag.String("context", "", "text file for -explain")
 	analyzeN := flag.Int("analyze", -1, "with -dev: print the misses of the model at -out by question type and class (no candidate, wrong sentence, wrong span) with this many examples of each, and exit")
+	flag.Float64Var(&spanLoss, "spanloss", 0, "weight of a second loss: the softmax over the candidates of the gold answer's sentence only (a span ranker inside the right sentence)")
+	holdout := flag.Int("holdout", 0, "hold every Nth training article out of training and score it like -dev, to choose settings without the dev file (0: none)")
 	analyzeShow := flag.String("analyze-types", "why,how", "question types whose misses -analyze shows")
 	flag.Parse()
 	if *explainQ != "" {
@@ -122,6 +124,22 @@ func main() {
 		}
 		trainSets = append(trainSets, s)
 	}
+	var held *squad
+	if *holdout > 0 {
+		held = &squad{}
+		for _, s := range trainSets {
+			k := 0
+			for i, a := range s.Data {
+				if i%*holdout == *holdout-1 {
+					held.Data = append(held.Data, a)
+				} else {
+					s.Data[k] = a
+					k++
+				}
+			}
+			s.Data = s.Data[:k]
+		}
+	}
 	buildIDF(m, trainSets, *minDF)
 	var train []*example
 	for _, s := range trainSets {
@@ -129,6 +147,10 @@ func main() {
 	}
 	log.Printf("train: %d questions; candidate ceiling %s", len(train), ceiling(train))
 	var dev []*example
+	if held != nil {
+		heldOut = prepare(held, m)
+		log.Printf("held out: %d questions; candidate ceiling %s", len(heldOut), ceiling(heldOut))
+	}
 	if *devPath != "" {
 		s, err := load(*devPath)
 		if err != nil {
@@ -166,6 +188,10 @@ func main() {
 			}
 		}
 		msg := fmt.Sprintf("pruned below %g: %d weights left", p, nz)
+		if heldOut != nil {
+			em, f1 := evaluate(m, heldOut)
+			msg += fmt.Sprintf("; held out EM %.2f F1 %.2f", em, f1)
+		}
 		if dev != nil {
 			em, f1 := evaluate(m, dev)
 			msg += fmt.Sprintf("; dev EM %.2f F1 %.2f", em, f1)
@@ -244,11 +270,34 @@ func fit(m *core.Model, train, dev []*example, epochs int, lr, l2 float64, avera
 			loss -= math.Log(zg / z)
 			n++
 			t++
+			// The gold sentence (of the first good candidate) and the
+			// softmax inside it.
+			gs := ex.p.doc.Toks[ex.p.cands[ex.goodC[0]].S].Sent
+			zs := 0.0
+			if spanLoss > 0 {
+				for i, cd := range ex.p.cands {
+					if ex.p.doc.Toks[cd.S].Sent == gs {
+						zs += scores[i]
+					}
+				}
+			}
+			zgs := 0.0
+			for _, i := range ex.goodC {
+				if ex.p.doc.Toks[ex.p.cands[i].S].Sent == gs {
+					zgs += scores[i]
+				}
+			}
 			for i, f := range buf {
 				p := scores[i] / z
 				g := p
 				if isGood[i] {
 					g -= scores[i] / zg
+				}
+				if spanLoss > 0 && ex.p.doc.Toks[ex.p.cands[i].S].Sent == gs {
+					g += spanLoss * scores[i] / zs
+					if isGood[i] {
+						g -= spanLoss * scores[i] / zgs
+					}
 				}
 				if math.Abs(g) < 1e-5 {
 					continue
@@ -266,6 +315,15 @@ func fit(m *core.Model, train, dev []*example, epochs int, lr, l2 float64, avera
 			}
 		}
 		msg := fmt.Sprintf("epoch %d: loss %.3f", ep+1, loss/float64(max(n, 1)))
+		if heldOut != nil {
+			avg := core.NewModel()
+			avg.IDF, avg.MaxIDF = m.IDF, m.MaxIDF
+			for k := range avg.W {
+				avg.W[k] = m.W[k] - u[k]/t
+			}
+			em, f1 := evaluate(avg, heldOut)
+			msg += fmt.Sprintf("; held out averaged EM %.2f F1 %.2f", em, f1)
+		}
 		if dev != nil {
 			em, f1 := evaluate(m, dev)
 			msg += fmt.Sprintf("; dev EM %.2f F1 %.2f", em, f1)
@@ -449,6 +507,12 @@ func ceiling(exs []*example) string {
 }
 
 var dropEchoes bool
+
+// spanLoss weighs the loss over the gold sentence's candidates alone.
+var spanLoss float64
+
+// heldOut holds the training articles kept out by -holdout.
+var heldOut []*example
 
 // allowed, when not nil, lists the features that may get a weight.
 var allowed []bool

@@ -97,7 +97,14 @@ func TestQuestion(t *testing.T) {
 		{"What kind of stone was used?", "what", "kind_of_ston"},
 		{"Who built it?", "who", ""},
 		{"Name the river.", "name", ""},
-		{"What is the capital?", "what", "v:be"},
+		{"What is the capital?", "what", "capital"},
+		{"What was the wedding date?", "what", "dat"},
+		{"What was the Anglo-Norman language's final form?", "what", "form"},
+		{"What type of bureaucracy did they use?", "what", "typ_of_bureaucracy"},
+		{"What is the name of the Norman castle?", "what", "nam_of_castl"},
+		{"What is Tesla?", "what", "v:be"},
+		{"What did they build?", "what", "v:do"},
+		{"Which oil producer is an ally of the US?", "which", "produc"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.q, func(t *testing.T) {
@@ -105,6 +112,24 @@ func TestQuestion(t *testing.T) {
 			require.NoError(t, err)
 			assert.Equal(t, tt.wh, q.Wh)
 			assert.Equal(t, tt.head, q.Head)
+		})
+	}
+}
+
+func TestQuestionType(t *testing.T) {
+	tests := []struct{ q, typ string }{
+		{"When did she die?", TDate},
+		{"What was the wedding date?", TDate},
+		{"What price did Apple shares reach?", TMoney},
+		{"Which senator was an advocate of the act?", TName},
+		{"Which region began to grow?", TPlace},
+		{"Which airport is the busiest?", TOther},
+	}
+	for _, tt := range tests {
+		t.Run(tt.q, func(t *testing.T) {
+			q, err := NewQuestion(tt.q, func(string) float64 { return 1 })
+			require.NoError(t, err)
+			assert.Equal(t, tt.typ, q.Type)
 		})
 	}
 }
@@ -158,6 +183,40 @@ func TestIsA(t *testing.T) {
 			known, is := IsA(tt.word, Stem(tt.class))
 			assert.Equal(t, tt.known, known)
 			assert.Equal(t, tt.is, is)
+		})
+	}
+}
+
+func TestBroad(t *testing.T) {
+	has := func(b uint64, class string) bool {
+		for i, c := range broadClasses {
+			if c == class {
+				return b&(1<<i) != 0
+			}
+		}
+		t.Fatalf("no broad class %q", class)
+		return false
+	}
+	tests := []struct {
+		word      string
+		known     bool
+		is, isNot string
+	}{
+		{"catholicism", true, "belief", "person"},
+		{"teachers", true, "person", "location"},
+		{"ireland", true, "country", "food"},
+		{"religion", true, "religion", "city"},
+		{"xqzzy", false, "", ""},
+	}
+	assert.Less(t, len(broadClasses), 62)
+	for _, tt := range tests {
+		t.Run(tt.word, func(t *testing.T) {
+			b, known := Broad(tt.word)
+			assert.Equal(t, tt.known, known)
+			if tt.is != "" {
+				assert.True(t, has(b, tt.is))
+				assert.False(t, has(b, tt.isNot))
+			}
 		})
 	}
 }

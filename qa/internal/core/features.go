@@ -31,6 +31,9 @@ type Ctx struct {
 	idf    func(string) float64
 	loose  int      // tokens matched by prefix only
 	terms  []string // the question's terms, sorted
+	// tokBroad holds the broad WordNet classes of each token, computed
+	// on first use (bit 63: computed; bit 62: a noun WordNet lacks).
+	tokBroad []uint64
 	// Names, when not nil, receives the name of every feature added.
 	Names *[]string
 }
@@ -72,6 +75,7 @@ func NewCtx(d *Doc, q *Question, idf func(string) float64) *Ctx {
 			}
 		}
 	}
+	c.tokBroad = make([]uint64, n)
 	c.resolvePronouns()
 	for i := 0; i+1 < n; i++ {
 		if c.match[i] > 0 && c.match[i+1] > 0 && q.Bigrams[d.Toks[i].Stem+" "+d.Toks[i+1].Stem] {
@@ -209,6 +213,7 @@ func (c *Ctx) Features(cand Cand, buf []uint32) []uint32 {
 	f.position()
 	f.answerType()
 	f.class()
+	f.broad()
 	return f.buf
 }
 
@@ -697,4 +702,47 @@ func idfOfTok(c *Ctx, t *Tok) float64 {
 		return 0
 	}
 	return c.idf(t.Stem)
+}
+
+const broadDone = 1 << 63
+
+func (c *Ctx) broadOf(i int) uint64 {
+	if c.tokBroad[i]&broadDone == 0 {
+		t := &c.D.Toks[i]
+		var b uint64
+		if isNoun(t.Tag) {
+			if bb, ok := Broad(t.Low); ok {
+				b = bb
+			} else {
+				b = 1 << 62 // unknown noun
+			}
+		}
+		c.tokBroad[i] = b | broadDone
+	}
+	return c.tokBroad[i] &^ broadDone
+}
+
+// broad: the WordNet classes of the span's last word against the
+// question's head noun and the wh-word ("what religion":
+// Catholicism is a belief).
+func (f *feat) broad() {
+	b := f.c.broadOf(f.cand.E - 1)
+	if b == 0 {
+		return
+	}
+	if b == 1<<62 {
+		f.add("bc", "?", "w", f.W)
+		return
+	}
+	H := f.H
+	noun := H != "" && !strings.HasPrefix(H, "v:")
+	for i, name := range broadClasses {
+		if b&(1<<i) == 0 {
+			continue
+		}
+		f.add("bc", name, "w", f.W)
+		if noun {
+			f.add("bc", name, "h", H)
+		}
+	}
 }

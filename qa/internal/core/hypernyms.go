@@ -46,6 +46,16 @@ var classes = sync.OnceValue(func() map[string]string {
 // or a regular plural) and, if so, whether it belongs to the class whose
 // stem is class ("ireland" is a "country").
 func IsA(word, class string) (known, is bool) {
+	cs, ok := lookupClasses(word)
+	if !ok {
+		return false, false
+	}
+	return true, strings.Contains(cs, " "+class+" ")
+}
+
+// lookupClasses returns the classes of a noun, trying the singular of a
+// regular plural.
+func lookupClasses(word string) (string, bool) {
 	m := classes()
 	cs, ok := m[word]
 	if !ok {
@@ -60,10 +70,43 @@ func IsA(word, class string) (known, is bool) {
 			cs, ok = m[word[:len(word)-1]]
 		}
 	}
-	if !ok {
-		return false, false
+	return cs, ok
+}
+
+// broadClasses are the WordNet classes the features generalise over: a
+// span's last word and the question's head noun are described by those
+// they belong to.
+var broadClasses = strings.Fields(`person people leader ruler location region country city river
+organization institution artifact structure building device instrument vehicle event act activity
+battle game sport substance material chemical food state disease quality cognition belief religion
+language writing document work science discipline period time number measure amount currency color
+phenomenon process position animal plant body`)
+
+// broadStems are the stems of broadClasses (fewer than 62: the features
+// keep two bits of a uint64 for themselves).
+var broadStems = sync.OnceValue(func() []string {
+	out := make([]string, len(broadClasses))
+	for i, c := range broadClasses {
+		out[i] = Stem(c)
 	}
-	return true, strings.Contains(cs, " "+class+" ")
+	return out
+})
+
+// Broad returns the broad classes (indices into broadClasses) of a noun,
+// as a bit set, and whether WordNet knows the word.
+func Broad(word string) (uint64, bool) {
+	cs, ok := lookupClasses(word)
+	if !ok {
+		return 0, false
+	}
+	var b uint64
+	st := Stem(word)
+	for i, c := range broadStems() {
+		if strings.Contains(cs, " "+c+" ") || st == c {
+			b |= 1 << i
+		}
+	}
+	return b, true
 }
 
 // LoadTables decodes the embedded WordNet tables (about 0.1 s), which are

@@ -85,10 +85,15 @@ func NewQuestion(text string, idf func(string) float64) (*Question, error) {
 			for k := j; k < len(q.Toks) && k < j+4; k++ {
 				tg := q.Toks[k].Tag
 				if strings.HasPrefix(tg, "NN") {
+					// The last of a run of nouns: "which oil producer".
+					for k+1 < len(q.Toks) && (q.Toks[k+1].Tag == "NN" || q.Toks[k+1].Tag == "NNS") && !ofHeads[q.Toks[k].Low] {
+						k++
+					}
 					q.Head = q.Toks[k].Stem
-					if (q.Head == "kind" || q.Head == "type" || q.Head == "sort" || q.Head == "form" || q.Head == "part" || q.Head == "name") &&
-						k+2 < len(q.Toks) && q.Toks[k+1].Low == "of" {
-						q.Head = q.Head + "_of_" + q.Toks[k+2].Stem
+					if ofHeads[q.Toks[k].Low] && k+1 < len(q.Toks) && q.Toks[k+1].Low == "of" {
+						if h := subjectHead(q.Toks, k+2); h != "" {
+							q.Head += "_of_" + h
+						}
 					}
 					break
 				}
@@ -96,6 +101,11 @@ func NewQuestion(text string, idf func(string) float64) (*Question, error) {
 					break
 				}
 			}
+		}
+		if (q.Wh == "what" || q.Wh == "which") && q.Head == "" && j < len(q.Toks) && q.Toks[j].Stem == "be" {
+			// "What was the wedding date?": the subject names the class
+			// of the answer.
+			q.Head = subjectHead(q.Toks, j+1)
 		}
 		if (q.Wh == "what" || q.Wh == "which") && q.Head == "" && j < len(q.Toks) {
 			// "what is", "what did": keep the verb as a weak cue.
@@ -105,6 +115,9 @@ func NewQuestion(text string, idf func(string) float64) (*Question, error) {
 		}
 	}
 	q.Type = questionType(q.Wh, q.Head)
+	if q.Type == TOther && q.Head != "" && !strings.HasPrefix(q.Head, "v:") && !strings.Contains(q.Head, "_of_") {
+		q.Type = classType(q.Toks, q.Head)
+	}
 	prev := ""
 	for i, t := range q.Toks {
 		if !t.Word || t.Stop {
@@ -138,4 +151,59 @@ func (q *Question) Named() bool {
 		}
 	}
 	return false
+}
+
+// ofHeads are the nouns that name the class by the noun after "of": "the
+// kind of stone".
+var ofHeads = map[string]bool{"kind": true, "kinds": true, "type": true, "types": true, "sort": true,
+	"form": true, "forms": true, "part": true, "name": true}
+
+// subjectHead is the head noun of the noun phrase at toks[k:] after "what
+// is": the last noun of its first run of nouns, past a possessive ("the
+// language's final form"), as "kind_of_x" for "the kind of x". It is ""
+// when the phrase has no common noun (a name says nothing of the class).
+func subjectHead(toks []Tok, k int) string {
+	head, low := "", ""
+	for ; k < len(toks); k++ {
+		t := &toks[k]
+		switch {
+		case t.Tag == "NN" || t.Tag == "NNS":
+			head, low = t.Stem, t.Low
+			continue
+		case t.Tag == "NNP" || t.Tag == "NNPS" || isAdj(t.Tag) || t.Tag == "DT" || t.Tag == "PRP$" || t.Tag == "CD" || strings.HasPrefix(t.Tag, "RB"):
+			if head == "" {
+				continue
+			}
+		case t.Tag == "POS":
+			head = ""
+			continue
+		}
+		break
+	}
+	if ofHeads[low] && k < len(toks) && toks[k].Low == "of" {
+		if h := subjectHead(toks, k+1); h != "" {
+			head += "_of_" + h
+		}
+	}
+	return head
+}
+
+// classType is the answer type that the head noun's WordNet classes
+// imply ("which senator": a person, a name), TOther if none.
+func classType(toks []Tok, head string) string {
+	for _, t := range toks {
+		if t.Stem != head {
+			continue
+		}
+		for _, c := range [...]struct{ class, typ string }{
+			{"person", TName}, {"organization", TName}, {"country", TPlace}, {"city", TPlace}, {"region", TPlace},
+			{"period", TDate},
+		} {
+			if _, is := IsA(t.Low, Stem(c.class)); is {
+				return c.typ
+			}
+		}
+		break
+	}
+	return TOther
 }
