@@ -51,3 +51,21 @@ func TestSplitDocs(t *testing.T) {
 	assert.Equal(t, []string{"a", "a", "c", "c"}, k)
 	assert.Equal(t, []string{"b", "d"}, h)
 }
+
+func TestStripEdge(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"Wal-Mart's", "Wal-Mart"},
+		{"Wal-Mart ’s", "Wal-Mart"},
+		{"``USA Today''", "USA Today"},
+		{"\"The Crying Game\"", "The Crying Game"},
+		{"Paris", "Paris"},
+		{"Jones'", "Jones"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.in, func(t *testing.T) {
+			rs := []rune(tt.in)
+			a, b := stripEdge(rs, 0, len(rs))
+			assert.Equal(t, tt.want, string(rs[a:b]))
+		})
+	}
+}

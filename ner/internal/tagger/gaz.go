@@ -12,9 +12,10 @@ type Gazetteer struct {
 	MaxLen  int
 	Phrases map[uint64]uint64 // phrase hash → label bit set
 	// Lower: the phrases are also kept in lower case (under their own
-	// hashes, labels in the upper 32 bits), and matched so as well, for
-	// headlines, chat and transcripts.
-	Lower bool
+	// hashes, labels in the upper 32 bits), and matched so as well in
+	// sentences whose case tells nothing (headlines in capitals, chat and
+	// transcripts in lower case); with LowerAll, in every sentence.
+	Lower, LowerAll bool
 }
 
 // lowerHash is the hash of a phrase's tokens in lower case.
@@ -87,7 +88,7 @@ func (g *Gazetteer) features(d *Doc) {
 				emit(i, l, set&0xffffffff, 61)
 			}
 		}
-		if !g.Lower {
+		if !g.Lower || !g.LowerAll && !d.caps && !d.lows {
 			continue
 		}
 		h = start(59)

@@ -337,6 +337,9 @@ func (m *Model) Write(w io.Writer, hashes []uint64) error {
 	}
 	if m.Gaz != nil && m.Gaz.Lower {
 		flags |= 16
+		if !m.Gaz.LowerAll {
+			flags |= 32 // only where case tells nothing
+		}
 	}
 	uv(flags)
 	for _, v := range m.Trans {
@@ -474,6 +477,7 @@ func Read(data []byte) (*Model, error) {
 	}
 	if g != nil {
 		g.Lower = flags&16 != 0
+		g.LowerAll = g.Lower && flags&32 == 0
 	}
 	m.Gaz = g
 	if r.err != nil {

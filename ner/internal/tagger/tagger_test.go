@@ -203,40 +203,47 @@ func TestExtra3Features(t *testing.T) {
 }
 
 func TestGazetteerLower(t *testing.T) {
-	// A phrase learnt as written matches in any case only when the
-	// gazetteer keeps lower-case forms, and then under its own features.
+	// A phrase learnt as written matches in another case only when the
+	// gazetteer keeps lower-case forms, then under its own features, and
+	// (unless LowerAll) only in sentences whose case tells nothing.
 	var train []Sentence
 	train = append(train, Sentence{Doc: "a", Text: "Angela Merkel spoke.", Entities: []GoldEntity{{Start: 0, End: 13, Label: "PER"}}})
-	for _, lower := range []bool{false, true} {
-		g := NewGazetteer(6)
-		g.Lower = lower
-		toks := Tokenize(nil, train[0].Text)
-		g.Add(train[0].Text, toks[:2], 0)
-		var d Doc
-		for _, text := range []string{"Angela Merkel spoke.", "ANGELA MERKEL SPOKE.", "angela merkel spoke."} {
-			d.Reset(text, Tokenize(nil, text))
-			d.Prepare(nil, g)
-			exact := text == train[0].Text
-			switch {
-			case exact && lower:
-				assert.Len(t, d.gaz[0], 2, text)
-			case exact || lower:
-				assert.Len(t, d.gaz[0], 1, text)
-			default:
-				assert.Empty(t, d.gaz[0], text)
-			}
-			assert.Empty(t, d.gaz[2], text)
-		}
+	tests := []struct {
+		name            string
+		lower, lowerAll bool
+		want            []int // features of the first token: as written, in capitals, in lower case
+	}{
+		{"exact only", false, false, []int{1, 0, 0}},
+		{"lower where case tells nothing", true, false, []int{1, 1, 1}},
+		{"lower everywhere", true, true, []int{2, 1, 1}},
 	}
-	// The flag survives a write and read.
-	m, hashes, err := Train(train, TrainOptions{Labels: []string{"PER"}, Epochs: 2, MinCount: 1, Folds: 1, GazLower: true})
-	require.NoError(t, err)
-	var buf bytes.Buffer
-	require.NoError(t, m.Write(&buf, hashes))
-	m2, err := Read(buf.Bytes())
-	require.NoError(t, err)
-	require.NotNil(t, m2.Gaz)
-	assert.True(t, m2.Gaz.Lower)
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			g := NewGazetteer(6)
+			g.Lower, g.LowerAll = tt.lower, tt.lowerAll
+			toks := Tokenize(nil, train[0].Text)
+			g.Add(train[0].Text, toks[:2], 0)
+			var d Doc
+			for k, text := range []string{"Angela Merkel spoke.", "ANGELA MERKEL SPOKE.", "angela merkel spoke."} {
+				d.Reset(text, Tokenize(nil, text))
+				d.Prepare(nil, g)
+				assert.Len(t, d.gaz[0], tt.want[k], text)
+				assert.Empty(t, d.gaz[2], text)
+			}
+		})
+	}
+	// The flags survive a write and read.
+	for _, all := range []bool{false, true} {
+		m, hashes, err := Train(train, TrainOptions{Labels: []string{"PER"}, Epochs: 2, MinCount: 1, Folds: 1, GazLower: true, GazLowerAll: all})
+		require.NoError(t, err)
+		var buf bytes.Buffer
+		require.NoError(t, m.Write(&buf, hashes))
+		m2, err := Read(buf.Bytes())
+		require.NoError(t, err)
+		require.NotNil(t, m2.Gaz)
+		assert.True(t, m2.Gaz.Lower)
+		assert.Equal(t, all, m2.Gaz.LowerAll)
+	}
 }
 
 func TestTrainSeeds(t *testing.T) {

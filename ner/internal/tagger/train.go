@@ -11,17 +11,18 @@ import (
 
 // TrainOptions controls Train.
 type TrainOptions struct {
-	Labels   []string // entity labels; gold entities with other labels are ignored
-	Epochs   int      // perceptron passes over the data
-	MinCount int      // features seen fewer times are dropped
-	Prune    float32  // averaged weights with |w| below this are dropped
-	Folds    int      // gazetteer jackknife folds; 0 means no gazetteer
-	Clusters map[string]int32
-	Extra    bool // the second feature set
-	BILOU    bool // BILOU tags rather than BIO
-	Extra2   bool // the third feature set
-	Extra3   bool // the fourth feature set
-	GazLower bool // the gazetteer also matches phrases in lower case
+	Labels      []string // entity labels; gold entities with other labels are ignored
+	Epochs      int      // perceptron passes over the data
+	MinCount    int      // features seen fewer times are dropped
+	Prune       float32  // averaged weights with |w| below this are dropped
+	Folds       int      // gazetteer jackknife folds; 0 means no gazetteer
+	Clusters    map[string]int32
+	Extra       bool // the second feature set
+	BILOU       bool // BILOU tags rather than BIO
+	Extra2      bool // the third feature set
+	Extra3      bool // the fourth feature set
+	GazLower    bool // the gazetteer also matches phrases in lower case in sentences all in capitals or all in lower case
+	GazLowerAll bool // ... and in every sentence
 	// Seeds > 1 trains that many times over different orders of the data
 	// and averages the averaged weights (a cheap ensemble: features are
 	// extracted once).
@@ -132,10 +133,10 @@ func Train(train []Sentence, opt TrainOptions) (*Model, []uint64, error) {
 	var foldGaz []*Gazetteer
 	if opt.Folds > 0 {
 		full = NewGazetteer(6)
-		full.Lower = opt.GazLower
+		full.Lower, full.LowerAll = opt.GazLower || opt.GazLowerAll, opt.GazLowerAll
 		for k := 0; k < opt.Folds; k++ {
 			foldGaz = append(foldGaz, NewGazetteer(6))
-			foldGaz[k].Lower = opt.GazLower
+			foldGaz[k].Lower, foldGaz[k].LowerAll = full.Lower, full.LowerAll
 		}
 		for _, ex := range exs {
 			for _, c := range sch.Chunks(nil, ex.gold) {
