@@ -266,6 +266,16 @@ func TestTrainSeeds(t *testing.T) {
 	one, _, err := Train(sents, opt)
 	require.NoError(t, err)
 	assert.Equal(t, plain.w, one.w)
+	// OnEpoch sees every epoch's averaged model but the last.
+	var seen []int
+	opt.OnEpoch = func(ep int, m *Model) {
+		seen = append(seen, ep)
+		assert.Positive(t, m.NumFeatures())
+	}
+	_, _, err = Train(sents, opt)
+	require.NoError(t, err)
+	assert.Equal(t, []int{1, 2}, seen)
+	opt.OnEpoch = nil
 	opt.Seeds = 3
 	three, _, err := Train(sents, opt)
 	require.NoError(t, err)
