@@ -10,8 +10,10 @@
 //	go run ./ner/cmd/trainner -labels ontonotes -train DATA/ontonotes/train.jsonl.gz \
 //	    -dev DATA/ontonotes/dev.jsonl.gz -cluster-data $CL -epochs 10 -extra2 -case-aug 0.2 \
 //	    -gaz-lower -seeds 4 -out ner/models/ontonotes.bin
+//	QA=DATA/../qa/train
+//	CL2=$CL,$QA/squadlike-wiki.json.gz,$QA/qed.json.gz,$QA/qamr.json.gz,DATA/../sentiment/train/imdb.jsonl.gz
 //	go run ./ner/cmd/trainner -labels conll -train DATA/conll2003/train.jsonl.gz \
-//	    -dev DATA/conll2003/dev.jsonl.gz -cluster-data $CL -epochs 10 -bilou=false -case-aug 0.2 \
+//	    -dev DATA/conll2003/dev.jsonl.gz -cluster-data $CL2 -epochs 10 -bilou=false -case-aug 0.2 \
 //	    -repeat-train 3 -also DATA/ontonotes/train.jsonl.gz -extra2 -extra3 \
 //	    -hyphen-misc -strip-edges -seeds 4 -out ner/models/conll.bin
 //
