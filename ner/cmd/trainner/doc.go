@@ -3,16 +3,22 @@
 // model files that the ner package embeds.
 //
 // The embedded models were built with (DATA is the shared data directory,
-// shared/data/ner; each run takes a few minutes on one core):
+// shared/data/ner; each run takes a few minutes on one core, -seeds 4 about
+// 20 minutes for ontonotes):
 //
 //	CL=DATA/ontonotes/train.jsonl.gz,DATA/conll2003/train.jsonl.gz,DATA/wnut17/train.jsonl.gz
 //	go run ./ner/cmd/trainner -labels ontonotes -train DATA/ontonotes/train.jsonl.gz \
-//	    -dev DATA/ontonotes/dev.jsonl.gz -cluster-data $CL -epochs 10 -extra2 -case-aug 0.2 -out ner/models/ontonotes.bin
+//	    -dev DATA/ontonotes/dev.jsonl.gz -cluster-data $CL -epochs 10 -extra2 -case-aug 0.2 \
+//	    -gaz-lower -seeds 4 -out ner/models/ontonotes.bin
+//	QA=DATA/../qa/train
+//	CL2=$CL,$QA/squadlike-wiki.json.gz,$QA/qed.json.gz,$QA/qamr.json.gz,DATA/../sentiment/train/imdb.jsonl.gz
 //	go run ./ner/cmd/trainner -labels conll -train DATA/conll2003/train.jsonl.gz \
-//	    -dev DATA/conll2003/dev.jsonl.gz -cluster-data $CL -epochs 10 -bilou=false -case-aug 0.2 \
-//	    -repeat-train 3 -also DATA/ontonotes/train.jsonl.gz -extra2 -extra3 -out ner/models/conll.bin
+//	    -dev DATA/conll2003/dev.jsonl.gz -cluster-data $CL2 -epochs 10 -bilou=false -case-aug 0.2 \
+//	    -repeat-train 3 -also DATA/ontonotes/train.jsonl.gz -extra2 -extra3 \
+//	    -hyphen-misc -strip-edges -seeds 4 -out ner/models/conll.bin
 //
-// Only the training portions are learned from; -dev only reports precision,
+// Only the training portions are learned from (and, for -cluster-data, also
+// the paragraphs of SQuAD-format files, without their questions); -dev only reports precision,
 // recall and F1 per label. Word clusters are computed from the training
 // texts alone (no labels), by spherical k-means over neighbour counts.
 package main

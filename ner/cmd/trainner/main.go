@@ -1,8 +1,11 @@
 package main
 
 import (
+	"compress/gzip"
+	"encoding/json"
 	"flag"
 	"fmt"
+	"io"
 	"log"
 	"os"
 	"slices"
@@ -36,6 +39,13 @@ func main() {
 	also := flag.String("also", "", "more training data in OntoNotes labels (comma-separated files), mapped to -labels conll: PERSON to PER, GPE, LOC and FAC to LOC, ORG to ORG, other names to MISC, numbers and dates dropped, a leading \"the\" cut")
 	repeatTrain := flag.Int("repeat-train", 1, "use the -train sentences this many times, to weigh them against -also")
 	caseAug := flag.Float64("case-aug", 0, "add an upper-cased copy of this share of the training sentences, and a lower-cased copy of as many others (0 to 0.5)")
+	ppmi = flag.Bool("ppmi", false, "cluster words by positive-PMI-weighted contexts rather than log counts")
+	stripEdges = flag.Bool("strip-edges", false, "in -also data, cut a final possessive 's and surrounding quotes from names, as CoNLL-2003 does")
+	hyphenMisc = flag.Bool("hyphen-misc", false, "in -also data, widen a name joined by a hyphen to a lower-case part (Ohio-based) to the whole word, as MISC, as CoNLL-2003 marks it")
+	seeds := flag.Int("seeds", 1, "train over this many orders of the data and average the weights")
+	gazLower := flag.Bool("gaz-lower", false, "the gazetteer also matches phrases in lower case, in sentences all in capitals or all in lower case")
+	gazLowerAll := flag.Bool("gaz-lower-all", false, "the gazetteer also matches phrases in lower case, in every sentence")
+	heldout := flag.Int("heldout", 0, "hold out every Nth document of -train and report F1 on it after each epoch (to choose -epochs without the dev set)")
 	tokcheck := flag.Bool("tokcheck", false, "only report entities whose boundaries miss token boundaries")
 	flag.Parse()
 	log.SetFlags(log.Ltime)
@@ -66,6 +76,11 @@ func main() {
 	tr, err := tagger.ReadFile(*train)
 	if err != nil {
 		log.Fatal(err)
+	}
+	var held []tagger.Sentence
+	if *heldout > 1 {
+		tr, held = splitDocs(tr, *heldout)
+		log.Printf("held out %d sentences of -train (every %dth document), %d left", len(held), *heldout, len(tr))
 	}
 	if *repeatTrain > 1 {
 		one := tr
@@ -129,9 +144,17 @@ func main() {
 			log.Fatal(err)
 		}
 	}
+	var onEpoch func(int, *tagger.Model)
+	if held != nil {
+		onEpoch = func(ep int, m *tagger.Model) {
+			_, _, f, _ := tagger.Eval(m, held)
+			log.Printf("epoch %d: held-out F1 %.2f", ep, 100*f)
+		}
+	}
 	m, hashes, err := tagger.Train(tr, tagger.TrainOptions{
 		Labels: ls, Epochs: *epochs, MinCount: *minCount, Prune: float32(*prune),
-		Folds: *folds, Clusters: clus, Extra: *extra, Extra2: *extra2, Extra3: *extra3, BILOU: *bilou, Logf: log.Printf,
+		Folds: *folds, Clusters: clus, Extra: *extra, Extra2: *extra2, Extra3: *extra3, BILOU: *bilou, GazLower: *gazLower, GazLowerAll: *gazLowerAll, Seeds: *seeds, Logf: log.Printf,
+		OnEpoch: onEpoch,
 	})
 	if err != nil {
 		log.Fatal(err)
@@ -156,6 +179,10 @@ func main() {
 		}
 		log.Printf("wrote %s (%d bytes)", *out, len(data))
 	}
+	if held != nil {
+		_, _, f, _ := tagger.Eval(m, held)
+		log.Printf("epoch %d: held-out F1 %.2f", *epochs, 100*f)
+	}
 	if *dev != "" {
 		ds, err := tagger.ReadFile(*dev)
 		if err != nil {
@@ -164,6 +191,27 @@ func main() {
 		p, r, f, per := tagger.Eval(m, ds)
 		fmt.Print(tagger.FormatEval(p, r, f, per))
 	}
+}
+
+var ppmi, hyphenMisc, stripEdges *bool
+
+// splitDocs splits sents by document: every nth document (in order of
+// first appearance) goes to held.
+func splitDocs(sents []tagger.Sentence, n int) (kept, held []tagger.Sentence) {
+	idx := map[string]int{}
+	for _, s := range sents {
+		k, ok := idx[s.Doc]
+		if !ok {
+			k = len(idx)
+			idx[s.Doc] = k
+		}
+		if k%n == n-1 {
+			held = append(held, s)
+		} else {
+			kept = append(kept, s)
+		}
+	}
+	return kept, held
 }
 
 func readClusters(path string) (map[string]int32, error) {
@@ -189,15 +237,64 @@ func readClusters(path string) (map[string]int32, error) {
 func makeClusters(paths string) (map[string]int32, error) {
 	var texts []string
 	for _, p := range strings.Split(paths, ",") {
-		ss, err := tagger.ReadFile(p)
+		more, err := readTexts(p)
 		if err != nil {
 			return nil, err
 		}
-		for _, s := range ss {
-			texts = append(texts, s.Text)
+		texts = append(texts, more...)
+	}
+	return tagger.Cluster(texts, tagger.ClusterOptions{MinCount: 3, Context: 800, Coarse: 64, Fine: 512, Iters: 12, PPMI: *ppmi}), nil
+}
+
+// readTexts reads the texts of a data file: the sentences of a JSON-lines
+// file, or the paragraphs of a SQuAD-format JSON file (.json or .json.gz),
+// whose questions and answers are not read.
+func readTexts(path string) ([]string, error) {
+	if !strings.HasSuffix(path, ".json") && !strings.HasSuffix(path, ".json.gz") {
+		ss, err := tagger.ReadFile(path)
+		if err != nil {
+			return nil, err
+		}
+		texts := make([]string, len(ss))
+		for i, s := range ss {
+			texts[i] = s.Text
+		}
+		return texts, nil
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	var r io.Reader = f
+	if strings.HasSuffix(path, ".gz") {
+		zr, err := gzip.NewReader(f)
+		if err != nil {
+			return nil, fmt.Errorf("read %s: %w", path, err)
+		}
+		r = zr
+	}
+	var doc struct {
+		Data []struct {
+			Paragraphs []struct {
+				Context string `json:"context"`
+			} `json:"paragraphs"`
+		} `json:"data"`
+	}
+	if err := json.NewDecoder(r).Decode(&doc); err != nil {
+		return nil, fmt.Errorf("read %s: %w", path, err)
+	}
+	var texts []string
+	seen := map[string]bool{}
+	for _, a := range doc.Data {
+		for _, p := range a.Paragraphs {
+			if !seen[p.Context] {
+				seen[p.Context] = true
+				texts = append(texts, p.Context)
+			}
 		}
 	}
-	return tagger.Cluster(texts, tagger.ClusterOptions{MinCount: 3, Context: 800, Coarse: 64, Fine: 512, Iters: 12}), nil
+	return texts, nil
 }
 
 // augmentCase appends upper-cased copies of a share of the sentences and
@@ -226,6 +323,54 @@ func augmentCase(tr []tagger.Sentence, share float64) []tagger.Sentence {
 	return out
 }
 
+// stripEdge cuts from an OntoNotes entity [a, b) of rs what CoNLL-2003
+// leaves out of its names: a possessive "'s" at the end ("Wal-Mart's": 1,591
+// OntoNotes training names end so, 19 CoNLL ones, all names like Moody's)
+// and quotes around it ("“USA Today”").
+func stripEdge(rs []rune, a, b int) (int, int) {
+	space := func(i int) bool { return i >= a && i < b && unicode.IsSpace(rs[i]) }
+	if b-a > 2 && (rs[b-1] == 's' || rs[b-1] == 'S') && (rs[b-2] == '\'' || rs[b-2] == '’') {
+		b -= 2
+		for b > a && space(b-1) {
+			b--
+		}
+	}
+	quote := func(r rune) bool { return strings.ContainsRune("\"'`“”‘’«»", r) }
+	for b > a && (quote(rs[b-1]) || space(b-1)) {
+		b--
+	}
+	for a < b && (quote(rs[a]) || space(a)) {
+		a++
+	}
+	return a, b
+}
+
+// hyphenCompound applies CoNLL-2003's convention for a name inside a
+// hyphenated word to an OntoNotes entity [a, b) of rs: OntoNotes marks the
+// name alone ("Ohio" in "Ohio-based", "Nazi" in "neo-Nazi"), CoNLL the whole
+// word, as MISC. A name joined by hyphens to a lower-case part is
+// widened to the whole word and relabelled MISC; names joined to other
+// names ("Israel-PLO") are left as they are.
+func hyphenCompound(rs []rune, a, b int, l string) (int, int, string) {
+	word := func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }
+	na, nb := a, b
+	if nb+1 < len(rs) && rs[nb] == '-' && unicode.IsLower(rs[nb+1]) {
+		for nb < len(rs) && (word(rs[nb]) || rs[nb] == '-' && nb+1 < len(rs) && word(rs[nb+1])) {
+			nb++
+		}
+	}
+	if na >= 2 && rs[na-1] == '-' && unicode.IsLower(rs[na-2]) {
+		na--
+		for na > 0 && (word(rs[na-1]) || rs[na-1] == '-' && na >= 2 && word(rs[na-2])) {
+			na--
+		}
+	}
+	if na == a && nb == b {
+		return a, b, l
+	}
+	return na, nb, "MISC"
+}
+
 // ontoToCoNLL maps OntoNotes labels to CoNLL-2003's, as the shared NER
 // harness's conll view does.
 var ontoToCoNLL = map[string]string{
@@ -248,6 +393,12 @@ func mapOntoToCoNLL(in []tagger.Sentence) []tagger.Sentence {
 			}
 			if w := strings.ToLower(string(rs[e.Start:min(e.Start+4, e.End)])); w == "the " {
 				e.Start += 4
+			}
+			if *stripEdges {
+				e.Start, e.End = stripEdge(rs, e.Start, e.End)
+			}
+			if *hyphenMisc {
+				e.Start, e.End, l = hyphenCompound(rs, e.Start, e.End, l)
 			}
 			if e.Start < e.End {
 				ents = append(ents, tagger.GoldEntity{Start: e.Start, End: e.End, Label: l})

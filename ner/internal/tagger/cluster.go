@@ -7,11 +7,12 @@ import (
 
 // ClusterOptions controls Cluster.
 type ClusterOptions struct {
-	MinCount int // words seen fewer times get no cluster
-	Context  int // the most frequent words used as context dimensions
-	Coarse   int // number of coarse clusters
-	Fine     int // number of fine clusters
-	Iters    int // k-means iterations
+	MinCount int  // words seen fewer times get no cluster
+	Context  int  // the most frequent words used as context dimensions
+	Coarse   int  // number of coarse clusters
+	Fine     int  // number of fine clusters
+	Iters    int  // k-means iterations
+	PPMI     bool // weigh contexts by positive PMI rather than log counts
 }
 
 // Cluster groups the words of texts (lower case, digits as 0, as the
@@ -103,12 +104,37 @@ func Cluster(texts []string, opt ClusterOptions) map[string]int32 {
 		dim int32
 		v   float32
 	}
+	// Context counts, for PPMI.
+	ctxCount := make([]float64, dim)
+	var total float64
+	for _, m := range vecs {
+		for k, v := range m {
+			ctxCount[k] += float64(v)
+			total += float64(v)
+		}
+	}
 	sparse := make([][]entry, len(vecs))
 	for i, m := range vecs {
 		es := make([]entry, 0, len(m))
 		var norm float64
+		var rowSum float64
+		for _, v := range m {
+			rowSum += float64(v)
+		}
 		for k, v := range m {
-			x := float32(math.Log1p(float64(v)))
+			var x float32
+			if opt.PPMI {
+				// Positive pointwise mutual information, with the
+				// context distribution smoothed (power 0.75) so rare
+				// contexts do not dominate.
+				pmi := math.Log(float64(v) * total / (rowSum * math.Pow(ctxCount[k], 0.75) * math.Pow(total, 0.25)))
+				if pmi <= 0 {
+					continue
+				}
+				x = float32(pmi)
+			} else {
+				x = float32(math.Log1p(float64(v)))
+			}
 			es = append(es, entry{k, x})
 			norm += float64(x * x)
 		}

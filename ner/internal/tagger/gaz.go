@@ -1,12 +1,34 @@
 package tagger
 
-import "slices"
+import (
+	"slices"
+	"unicode"
+	"unicode/utf8"
+)
 
 // A Gazetteer maps token sequences (as written, up to MaxLen tokens) to the
 // set of labels they were seen with as whole entities in training data.
 type Gazetteer struct {
 	MaxLen  int
 	Phrases map[uint64]uint64 // phrase hash → label bit set
+	// Lower: the phrases are also kept in lower case (under their own
+	// hashes, labels in the upper 32 bits), and matched so as well in
+	// sentences whose case tells nothing (headlines in capitals, chat and
+	// transcripts in lower case); with LowerAll, in every sentence.
+	Lower, LowerAll bool
+}
+
+// lowerHash is the hash of a phrase's tokens in lower case.
+func lowerHash(text string, toks []Span) uint64 {
+	h := start(59)
+	for _, t := range toks {
+		for _, r := range text[t.Start:t.End] {
+			var b [utf8.UTFMax]byte
+			h = h.bytes(b[:utf8.EncodeRune(b[:], unicode.ToLower(r))])
+		}
+		h = h.sep()
+	}
+	return uint64(h)
 }
 
 // NewGazetteer returns an empty gazetteer.
@@ -28,6 +50,9 @@ func (g *Gazetteer) Add(text string, toks []Span, k int) {
 		return
 	}
 	g.Phrases[phraseHash(text, toks)] |= 1 << uint(k)
+	if g.Lower {
+		g.Phrases[lowerHash(text, toks)] |= 1 << uint(32+k)
+	}
 }
 
 // features appends, for every token of d, the gazetteer features of the
@@ -35,31 +60,47 @@ func (g *Gazetteer) Add(text string, toks []Span, k int) {
 func (g *Gazetteer) features(d *Doc) {
 	n := len(d.Toks)
 	per := make([][]uint64, n)
+	emit := func(i, l int, set uint64, tmpl byte) {
+		for k := 0; set != 0; k++ {
+			if set&1 != 0 {
+				for j := i; j < i+l; j++ {
+					kind := 1 // inside
+					switch {
+					case l == 1:
+						kind = 0
+					case j == i:
+						kind = 2
+					case j == i+l-1:
+						kind = 3
+					}
+					per[j] = append(per[j], uint64(start(tmpl).num(uint32(k)).num(uint32(kind))))
+				}
+			}
+			set >>= 1
+		}
+	}
 	for i := 0; i < n; i++ {
 		h := start(60)
 		for l := 1; l <= g.MaxLen && i+l <= n; l++ {
 			t := d.Toks[i+l-1]
 			h = h.str(d.Text[t.Start:t.End]).sep()
-			set, ok := g.Phrases[uint64(h)]
-			if !ok {
-				continue
+			if set, ok := g.Phrases[uint64(h)]; ok {
+				emit(i, l, set&0xffffffff, 61)
 			}
-			for k := 0; set != 0; k++ {
-				if set&1 != 0 {
-					for j := i; j < i+l; j++ {
-						kind := 1 // inside
-						switch {
-						case l == 1:
-							kind = 0
-						case j == i:
-							kind = 2
-						case j == i+l-1:
-							kind = 3
-						}
-						per[j] = append(per[j], uint64(start(61).num(uint32(k)).num(uint32(kind))))
-					}
-				}
-				set >>= 1
+		}
+		if !g.Lower || !g.LowerAll && !d.caps && !d.lows {
+			continue
+		}
+		h = start(59)
+		for l := 1; l <= g.MaxLen && i+l <= n; l++ {
+			t := d.Toks[i+l-1]
+			for _, r := range d.Text[t.Start:t.End] {
+				var b [utf8.UTFMax]byte
+				h = h.bytes(b[:utf8.EncodeRune(b[:], unicode.ToLower(r))])
+			}
+			h = h.sep()
+			if set, ok := g.Phrases[uint64(h)]; ok {
+				emit(i, l, set>>32, 66)
 			}
 		}
 	}

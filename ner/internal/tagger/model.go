@@ -335,6 +335,12 @@ func (m *Model) Write(w io.Writer, hashes []uint64) error {
 	if m.Extra3 {
 		flags |= 8
 	}
+	if m.Gaz != nil && m.Gaz.Lower {
+		flags |= 16
+		if !m.Gaz.LowerAll {
+			flags |= 32 // only where case tells nothing
+		}
+	}
 	uv(flags)
 	for _, v := range m.Trans {
 		binary.Write(bw, binary.LittleEndian, v)
@@ -468,6 +474,10 @@ func Read(data []byte) (*Model, error) {
 	g, err := readGazetteer(r)
 	if err != nil {
 		return nil, err
+	}
+	if g != nil {
+		g.Lower = flags&16 != 0
+		g.LowerAll = g.Lower && flags&32 == 0
 	}
 	m.Gaz = g
 	if r.err != nil {

@@ -201,3 +201,84 @@ func TestExtra3Features(t *testing.T) {
 	d.Extra3 = false
 	assert.Len(t, withCap, len(d.Features(nil, i))+6)
 }
+
+func TestGazetteerLower(t *testing.T) {
+	// A phrase learnt as written matches in another case only when the
+	// gazetteer keeps lower-case forms, then under its own features, and
+	// (unless LowerAll) only in sentences whose case tells nothing.
+	var train []Sentence
+	train = append(train, Sentence{Doc: "a", Text: "Angela Merkel spoke.", Entities: []GoldEntity{{Start: 0, End: 13, Label: "PER"}}})
+	tests := []struct {
+		name            string
+		lower, lowerAll bool
+		want            []int // features of the first token: as written, in capitals, in lower case
+	}{
+		{"exact only", false, false, []int{1, 0, 0}},
+		{"lower where case tells nothing", true, false, []int{1, 1, 1}},
+		{"lower everywhere", true, true, []int{2, 1, 1}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			g := NewGazetteer(6)
+			g.Lower, g.LowerAll = tt.lower, tt.lowerAll
+			toks := Tokenize(nil, train[0].Text)
+			g.Add(train[0].Text, toks[:2], 0)
+			var d Doc
+			for k, text := range []string{"Angela Merkel spoke.", "ANGELA MERKEL SPOKE.", "angela merkel spoke."} {
+				d.Reset(text, Tokenize(nil, text))
+				d.Prepare(nil, g)
+				assert.Len(t, d.gaz[0], tt.want[k], text)
+				assert.Empty(t, d.gaz[2], text)
+			}
+		})
+	}
+	// The flags survive a write and read.
+	for _, all := range []bool{false, true} {
+		m, hashes, err := Train(train, TrainOptions{Labels: []string{"PER"}, Epochs: 2, MinCount: 1, Folds: 1, GazLower: true, GazLowerAll: all})
+		require.NoError(t, err)
+		var buf bytes.Buffer
+		require.NoError(t, m.Write(&buf, hashes))
+		m2, err := Read(buf.Bytes())
+		require.NoError(t, err)
+		require.NotNil(t, m2.Gaz)
+		assert.True(t, m2.Gaz.Lower)
+		assert.Equal(t, all, m2.Gaz.LowerAll)
+	}
+}
+
+func TestTrainSeeds(t *testing.T) {
+	// Averaging over several orders gives a model that still fits its
+	// training data, and one order reproduces the plain run exactly.
+	var sents []Sentence
+	for i, name := range []string{"Alice", "Bob", "Carol", "Dave"} {
+		for j, city := range []string{"Paris", "Rome", "Oslo"} {
+			text := name + " flew to " + city + " today."
+			sents = append(sents, Sentence{Doc: string(rune('a' + i*3 + j)), Text: text, Entities: []GoldEntity{
+				{Start: 0, End: len(name), Label: "PER"},
+				{Start: len(name) + 9, End: len(name) + 9 + len(city), Label: "LOC"},
+			}})
+		}
+	}
+	opt := TrainOptions{Labels: []string{"PER", "LOC"}, Epochs: 3, MinCount: 1, BILOU: true, Extra: true}
+	plain, _, err := Train(sents, opt)
+	require.NoError(t, err)
+	opt.Seeds = 1
+	one, _, err := Train(sents, opt)
+	require.NoError(t, err)
+	assert.Equal(t, plain.w, one.w)
+	// OnEpoch sees every epoch's averaged model but the last.
+	var seen []int
+	opt.OnEpoch = func(ep int, m *Model) {
+		seen = append(seen, ep)
+		assert.Positive(t, m.NumFeatures())
+	}
+	_, _, err = Train(sents, opt)
+	require.NoError(t, err)
+	assert.Equal(t, []int{1, 2}, seen)
+	opt.OnEpoch = nil
+	opt.Seeds = 3
+	three, _, err := Train(sents, opt)
+	require.NoError(t, err)
+	_, _, f, _ := Eval(three, sents)
+	assert.InDelta(t, 1.0, f, 1e-9)
+}

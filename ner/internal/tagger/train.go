@@ -11,17 +11,27 @@ import (
 
 // TrainOptions controls Train.
 type TrainOptions struct {
-	Labels   []string // entity labels; gold entities with other labels are ignored
-	Epochs   int      // perceptron passes over the data
-	MinCount int      // features seen fewer times are dropped
-	Prune    float32  // averaged weights with |w| below this are dropped
-	Folds    int      // gazetteer jackknife folds; 0 means no gazetteer
-	Clusters map[string]int32
-	Extra    bool // the second feature set
-	BILOU    bool // BILOU tags rather than BIO
-	Extra2   bool // the third feature set
-	Extra3   bool // the fourth feature set
-	Logf     func(format string, args ...any)
+	Labels      []string // entity labels; gold entities with other labels are ignored
+	Epochs      int      // perceptron passes over the data
+	MinCount    int      // features seen fewer times are dropped
+	Prune       float32  // averaged weights with |w| below this are dropped
+	Folds       int      // gazetteer jackknife folds; 0 means no gazetteer
+	Clusters    map[string]int32
+	Extra       bool // the second feature set
+	BILOU       bool // BILOU tags rather than BIO
+	Extra2      bool // the third feature set
+	Extra3      bool // the fourth feature set
+	GazLower    bool // the gazetteer also matches phrases in lower case in sentences all in capitals or all in lower case
+	GazLowerAll bool // ... and in every sentence
+	// Seeds > 1 trains that many times over different orders of the data
+	// and averages the averaged weights (a cheap ensemble: features are
+	// extracted once).
+	Seeds int
+	Logf  func(format string, args ...any)
+	// OnEpoch, when set, is called after every epoch but the last with
+	// the averaged model so far (to choose the number of epochs on
+	// held-out data).
+	OnEpoch func(epoch int, m *Model)
 }
 
 type example struct {
@@ -123,8 +133,10 @@ func Train(train []Sentence, opt TrainOptions) (*Model, []uint64, error) {
 	var foldGaz []*Gazetteer
 	if opt.Folds > 0 {
 		full = NewGazetteer(6)
+		full.Lower, full.LowerAll = opt.GazLower || opt.GazLowerAll, opt.GazLowerAll
 		for k := 0; k < opt.Folds; k++ {
 			foldGaz = append(foldGaz, NewGazetteer(6))
+			foldGaz[k].Lower, foldGaz[k].LowerAll = full.Lower, full.LowerAll
 		}
 		for _, ex := range exs {
 			for _, c := range sch.Chunks(nil, ex.gold) {
@@ -191,75 +203,124 @@ func Train(train []Sentence, opt TrainOptions) (*Model, []uint64, error) {
 	trT := make([]float32, (T+1)*T) // tr laid out by Transpose, for Viterbi
 	c := float32(1)
 	order := make([]int, len(exs))
-	for i := range order {
-		order[i] = i
-	}
-	rng := rand.New(rand.NewPCG(1, 2))
 	var scores []float32
 	var back []int32
 	var pred []int
 	vprev, vcur := make([]float32, T), make([]float32, T)
-	for ep := 0; ep < opt.Epochs; ep++ {
-		rng.Shuffle(len(order), func(i, j int) { order[i], order[j] = order[j], order[i] })
-		errs, ntok := 0, 0
-		for _, oi := range order {
-			ex := &exs[oi]
-			n := len(ex.toks)
-			if n == 0 {
-				continue
-			}
-			if cap(scores) < n*T {
-				scores = make([]float32, n*T)
-				back = make([]int32, n*T)
-			}
-			sc := scores[:n*T]
-			for i := 0; i < n; i++ {
-				row := sc[i*T : (i+1)*T]
-				clear(row)
-				for _, f := range fid[featOff[ex.off+i]:featOff[ex.off+i+1]] {
-					if f < 0 {
-						continue
-					}
-					ws := w[int(f)*T : int(f)*T+T]
-					for t := range row {
-						row[t] += ws[t]
-					}
+	seeds := max(1, opt.Seeds)
+	var sumW, sumTr []float32
+	if seeds > 1 {
+		sumW, sumTr = make([]float32, nf*T), make([]float32, (T+1)*T)
+	}
+	for seed := 0; seed < seeds; seed++ {
+		if seed > 0 {
+			clear(w)
+			clear(u)
+			clear(tr)
+			clear(tu)
+			clear(trT)
+			c = 1
+		}
+		for i := range order {
+			order[i] = i
+		}
+		rng := rand.New(rand.NewPCG(1+uint64(seed), 2))
+		for ep := 0; ep < opt.Epochs; ep++ {
+			rng.Shuffle(len(order), func(i, j int) { order[i], order[j] = order[j], order[i] })
+			errs, ntok := 0, 0
+			for _, oi := range order {
+				ex := &exs[oi]
+				n := len(ex.toks)
+				if n == 0 {
+					continue
 				}
-			}
-			pred = sch.Viterbi(sc, trT, n, back[:n*T], pred, vprev, vcur)
-			ntok += n
-			for i := 0; i < n; i++ {
-				g, p := ex.gold[i], pred[i]
-				pg, pp := T, T
-				if i > 0 {
-					pg, pp = ex.gold[i-1], pred[i-1]
+				if cap(scores) < n*T {
+					scores = make([]float32, n*T)
+					back = make([]int32, n*T)
 				}
-				if g != p {
-					errs++
+				sc := scores[:n*T]
+				for i := 0; i < n; i++ {
+					row := sc[i*T : (i+1)*T]
+					clear(row)
 					for _, f := range fid[featOff[ex.off+i]:featOff[ex.off+i+1]] {
 						if f < 0 {
 							continue
 						}
-						w[int(f)*T+g]++
-						u[int(f)*T+g] += c
-						w[int(f)*T+p]--
-						u[int(f)*T+p] -= c
+						ws := w[int(f)*T : int(f)*T+T]
+						for t := range row {
+							row[t] += ws[t]
+						}
 					}
 				}
-				if g != p || pg != pp {
-					tr[pg*T+g]++
-					tu[pg*T+g] += c
-					tr[pp*T+p]--
-					tu[pp*T+p] -= c
-					trT[g*(T+1)+pg]++
-					trT[p*(T+1)+pp]--
+				pred = sch.Viterbi(sc, trT, n, back[:n*T], pred, vprev, vcur)
+				ntok += n
+				for i := 0; i < n; i++ {
+					g, p := ex.gold[i], pred[i]
+					pg, pp := T, T
+					if i > 0 {
+						pg, pp = ex.gold[i-1], pred[i-1]
+					}
+					if g != p {
+						errs++
+						for _, f := range fid[featOff[ex.off+i]:featOff[ex.off+i+1]] {
+							if f < 0 {
+								continue
+							}
+							w[int(f)*T+g]++
+							u[int(f)*T+g] += c
+							w[int(f)*T+p]--
+							u[int(f)*T+p] -= c
+						}
+					}
+					if g != p || pg != pp {
+						tr[pg*T+g]++
+						tu[pg*T+g] += c
+						tr[pp*T+p]--
+						tu[pp*T+p] -= c
+						trT[g*(T+1)+pg]++
+						trT[p*(T+1)+pp]--
+					}
 				}
+				c++
 			}
-			c++
+			logf("epoch %d: %d token errors of %d (%.2f%%) (%s)", ep+1, errs, ntok, 100*float64(errs)/float64(ntok), time.Since(t0))
+			if opt.OnEpoch != nil && ep+1 < opt.Epochs && seeds == 1 {
+				m, _, err := average(opt, sch, hashes, w, u, tr, tu, c, full)
+				if err != nil {
+					return nil, nil, err
+				}
+				opt.OnEpoch(ep+1, m)
+			}
 		}
-		logf("epoch %d: %d token errors of %d (%.2f%%) (%s)", ep+1, errs, ntok, 100*float64(errs)/float64(ntok), time.Since(t0))
+		if seeds > 1 {
+			// Each order's averaged weights, averaged again over the orders.
+			for i := range sumW {
+				sumW[i] += (w[i] - u[i]/c) / float32(seeds)
+			}
+			for i := range sumTr {
+				sumTr[i] += (tr[i] - tu[i]/c) / float32(seeds)
+			}
+			logf("order %d of %d done (%s)", seed+1, seeds, time.Since(t0))
+		}
 	}
-	// Average and prune.
+	if seeds > 1 {
+		w, tr, c = sumW, sumTr, 1
+		clear(u)
+		clear(tu)
+	}
+	m, kept, err := average(opt, sch, hashes, w, u, tr, tu, c, full)
+	if err != nil {
+		return nil, nil, err
+	}
+	logf("model: %d features, %d weights (%s)", len(kept), len(m.w), time.Since(t0))
+	return m, kept, nil
+}
+
+// average returns the model of the averaged weights (w less u/c), pruned,
+// and the hashes of the features it keeps.
+func average(opt TrainOptions, sch *Scheme, hashes []uint64, w, u, tr, tu []float32, c float32, full *Gazetteer) (*Model, []uint64, error) {
+	T := sch.T
+	nf := len(hashes)
 	m := &Model{Labels: slices.Clone(opt.Labels), Extra: opt.Extra, Extra2: opt.Extra2, Extra3: opt.Extra3, Scheme: sch, T: T, Clus: opt.Clusters, Gaz: full}
 	m.Trans = make([]float32, len(tr))
 	for i := range tr {
@@ -284,7 +345,6 @@ func Train(train []Sentence, opt TrainOptions) (*Model, []uint64, error) {
 	if err := m.buildTable(kept); err != nil {
 		return nil, nil, err
 	}
-	logf("model: %d features, %d weights (%s)", len(kept), len(m.w), time.Since(t0))
 	return m, kept, nil
 }
 

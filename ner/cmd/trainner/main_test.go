@@ -1,0 +1,71 @@
+package main
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+
+	"github.com/textanalysis/go-textanalysis/ner/internal/tagger"
+)
+
+func TestHyphenCompound(t *testing.T) {
+	tests := []struct {
+		name, text, ent string // ent: the OntoNotes entity, first occurrence in text
+		want, label     string
+	}{
+		{"suffix", "Ohio-based KeyCorp", "Ohio", "Ohio-based", "MISC"},
+		{"two-word name", "a Hong Kong-listed company", "Hong Kong", "Hong Kong-listed", "MISC"},
+		{"prefix", "the neo-Nazi party", "Nazi", "neo-Nazi", "MISC"},
+		{"both sides", "an anti-Soviet-led bloc", "Soviet", "anti-Soviet-led", "MISC"},
+		{"two names", "Israel-PLO talks", "Israel", "Israel", "LOC"},
+		{"spaced dash", "Ohio - based", "Ohio", "Ohio", "LOC"},
+		{"plain", "in Ohio.", "Ohio", "Ohio", "LOC"},
+		{"dash at the end", "Ohio-", "Ohio", "Ohio", "LOC"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			rs := []rune(tt.text)
+			a := len([]rune(tt.text[:strings.Index(tt.text, tt.ent)]))
+			b := a + len([]rune(tt.ent))
+			na, nb, l := hyphenCompound(rs, a, b, "LOC")
+			assert.Equal(t, tt.want, string(rs[na:nb]))
+			assert.Equal(t, tt.label, l)
+		})
+	}
+}
+
+func TestSplitDocs(t *testing.T) {
+	var sents []tagger.Sentence
+	for _, d := range []string{"a", "a", "b", "c", "c", "d"} {
+		sents = append(sents, tagger.Sentence{Doc: d, Text: d})
+	}
+	kept, held := splitDocs(sents, 2)
+	var k, h []string
+	for _, s := range kept {
+		k = append(k, s.Doc)
+	}
+	for _, s := range held {
+		h = append(h, s.Doc)
+	}
+	assert.Equal(t, []string{"a", "a", "c", "c"}, k)
+	assert.Equal(t, []string{"b", "d"}, h)
+}
+
+func TestStripEdge(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"Wal-Mart's", "Wal-Mart"},
+		{"Wal-Mart ’s", "Wal-Mart"},
+		{"``USA Today''", "USA Today"},
+		{"\"The Crying Game\"", "The Crying Game"},
+		{"Paris", "Paris"},
+		{"Jones'", "Jones"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.in, func(t *testing.T) {
+			rs := []rune(tt.in)
+			a, b := stripEdge(rs, 0, len(rs))
+			assert.Equal(t, tt.want, string(rs[a:b]))
+		})
+	}
+}
