@@ -1,16 +1,16 @@
 package main
 
 import (
-	"compress/gzip"
 	"encoding/json"
 	"flag"
 	"fmt"
-	"io"
 	"log"
 	"os"
 	"slices"
 	"strings"
 	"unicode"
+
+	"github.com/textanalysis/go-textanalysis/internal/datafile"
 
 	"github.com/textanalysis/go-textanalysis/ner/internal/tagger"
 )
@@ -261,19 +261,11 @@ func readTexts(path string) ([]string, error) {
 		}
 		return texts, nil
 	}
-	f, err := os.Open(path)
+	r, err := datafile.Open(path)
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
-	var r io.Reader = f
-	if strings.HasSuffix(path, ".gz") {
-		zr, err := gzip.NewReader(f)
-		if err != nil {
-			return nil, fmt.Errorf("read %s: %w", path, err)
-		}
-		r = zr
-	}
+	defer r.Close()
 	var doc struct {
 		Data []struct {
 			Paragraphs []struct {

@@ -2,12 +2,10 @@ package tagger
 
 import (
 	"bufio"
-	"compress/gzip"
 	"encoding/json"
 	"fmt"
-	"io"
-	"os"
-	"strings"
+
+	"github.com/textanalysis/go-textanalysis/internal/datafile"
 )
 
 // A Sentence is one training or evaluation record: its text and its gold
@@ -28,19 +26,11 @@ type GoldEntity struct {
 // ReadFile reads a JSON-lines file (gzipped when it ends in .gz) of
 // {"text", "entities"} records.
 func ReadFile(path string) ([]Sentence, error) {
-	f, err := os.Open(path)
+	r, err := datafile.Open(path)
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
-	var r io.Reader = f
-	if strings.HasSuffix(path, ".gz") {
-		zr, err := gzip.NewReader(f)
-		if err != nil {
-			return nil, fmt.Errorf("read %s: %w", path, err)
-		}
-		r = zr
-	}
+	defer r.Close()
 	var out []Sentence
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 1<<20), 1<<26)

@@ -2,7 +2,6 @@ package main
 
 import (
 	"bufio"
-	"compress/gzip"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -15,6 +14,8 @@ import (
 	"sort"
 	"strings"
 	"sync"
+
+	"github.com/textanalysis/go-textanalysis/internal/datafile"
 
 	// sets lr.VaderOf
 	_ "github.com/textanalysis/go-textanalysis/sentiment"
@@ -352,21 +353,12 @@ func b2f(b bool) float64 {
 }
 
 func readJSONL(path string) ([]record, error) {
-	f, err := os.Open(path)
+	f, err := datafile.Open(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	var r *bufio.Scanner
-	if strings.HasSuffix(path, ".gz") {
-		zr, err := gzip.NewReader(f)
-		if err != nil {
-			return nil, err
-		}
-		r = bufio.NewScanner(zr)
-	} else {
-		r = bufio.NewScanner(f)
-	}
+	r := bufio.NewScanner(f)
 	r.Buffer(make([]byte, 1<<20), 16<<20)
 	var recs []record
 	for r.Scan() {
