@@ -182,7 +182,7 @@ func fbucket(v float64, edges ...float64) string {
 	return ">"
 }
 
-var kindNames = [nKinds]string{"np", "prop", "num", "date", "adj", "of", "quote", "paren", "suffix", "verb", "clause"}
+var kindNames = [nKinds]string{"np", "prop", "num", "date", "adj", "of", "quote", "paren", "suffix", "verb", "clause", "ent"}
 
 // pathWord is how a token appears in a short path between a span and a
 // matched question word: function words as themselves, others as tags.
