@@ -19,7 +19,7 @@ const (
 	KSuffix
 	KVerb
 	KClause
-	KEnt // a named entity of package ner
+	KEnt   // a named entity of package ner
 	nKinds = 12
 )
 
