@@ -39,7 +39,9 @@
 // load: about 1,900 -> 1,100 questions/s; BenchmarkAnswer on one paragraph
 // 0.38 -> 0.89 ms; cached contexts cost the same). Not kept: reading the
 // candidate's answer type (see CandType) from its entity label when its
-// shape does not tell (-holdout 10 +0.15 EM, -holdout 5 -0.1). The WordNet tables it relies on are
+// shape does not tell (-holdout 10 +0.15 EM, -holdout 5 -0.1); the
+// entity label crossed with the word before the span and the wh-word
+// (+0.5, -0.2) or with the preposition before the wh-word (+0.15, 0.0). The WordNet tables it relies on are
 // written by qa/cmd/genlemmas.
 //
 // Measured and not kept (held-out articles of -holdout 10, then dev): the
