@@ -3,7 +3,8 @@
 //
 // A [Reader] narrows a long context to the three passages that best match
 // the question (BM25 over paragraphs of about 1,500 characters), tags them
-// with part-of-speech tags, lists candidate answers (noun-phrase chunks and
+// with part-of-speech tags and named entities (package ner), lists
+// candidate answers (named entities, noun-phrase chunks and
 // their parts, proper-noun runs, numbers with units, dates and weekdays,
 // lists, quoted titles, verb + object, reason and manner clauses such as
 // "because ..." and "by ...ing") and ranks them with a log-linear model. Its
@@ -18,22 +19,24 @@
 // and whether the span's last word belongs, by WordNet's noun classes, to
 // the class the question asks for ("what country": Ireland), and which
 // broad classes it has (a belief, a person, a period) against the noun the
-// question asks for ("what was the Norman religion": Catholicism). Words match by a light stem,
+// question asks for ("what was the Norman religion": Catholicism), and the
+// label of the named entity the span is or overlaps (who: PERSON, when:
+// DATE) against the wh-word and answer type. Words match by a light stem,
 // a list of irregular and derived forms ("died" and "death", "born" and
 // "birth", "met" and "meet") and WordNet's irregular inflections and nouns
 // derived from verbs ("invasion" and "invaded"); in a sentence that does
 // not name the question's subject, a pronoun ("she", "they") stands for
 // the last name of the question met before it.
-// The weights (about 422,000, 1.1 MB compressed) are trained by
+// The weights (about 438,000, 1.1 MB compressed) are trained by
 // qa/cmd/trainqa on 16,620 SQuAD-style Wikipedia questions and embedded,
 // with the two WordNet tables (1 MB compressed) that qa/cmd/genlemmas
 // writes.
 //
 // What to expect: on half of the SQuAD v1.1 dev set (never trained on) it
-// gives the exact answer for 47% of questions, token F1 56.7 — better
+// gives the exact answer for 48.7% of questions, token F1 57.6 — better
 // than the SQuAD paper's logistic regression, far below neural readers
-// (80+). By question: when 71% exact, how many 72%, who 56%, which 50%,
-// where 47%, what 41%, how 28% (F1 42), why 28% (F1 55). It does best when the answer is a
+// (80+). By question: when 73% exact, how many 72%, who 63%, which 50%,
+// where 49%, what 42%, how 28% (F1 43), why 29% (F1 55). It does best when the answer is a
 // date, number or name in a sentence that repeats the question's words; it
 // is weak on why and how questions, on answers that are clauses rather
 // than noun phrases, on questions that paraphrase the text, and on
@@ -43,8 +46,10 @@
 //
 // Build one [Reader] per process and share it: [New] decodes the embedded
 // model and its WordNet tables (half a second with the tagger, about 25 MB
-// of memory) and loads the tagger. [Reader.Answer] takes one to three milliseconds for a paragraph
-// on one core, most of it tagging, and about ten for a whole article; a
+// of memory) and loads the tagger and the named-entity model.
+// [Reader.Answer] takes one to three milliseconds for a paragraph on one
+// core, most of it tagging and entity recognition, and about ten to
+// twenty for a whole article; a
 // Reader keeps the last few tagged passages, so further questions on the
 // same text cost a fraction of that. It is safe for concurrent use.
 //

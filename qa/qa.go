@@ -209,6 +209,9 @@ func New(opts Options) (*Reader, error) {
 		return nil, fmt.Errorf("qa: %w", err)
 	}
 	core.LoadTables()
+	if err := core.LoadEntities(); err != nil {
+		return nil, fmt.Errorf("qa: %w", err)
+	}
 	cs := opts.CacheSize
 	if cs == 0 {
 		cs = DefaultCacheSize

@@ -19,7 +19,8 @@ const (
 	KSuffix
 	KVerb
 	KClause
-	nKinds = 11
+	KEnt   // a named entity of package ner
+	nKinds = 12
 )
 
 // A Cand is a candidate answer: the token range [S, E) of a Doc.
@@ -113,7 +114,21 @@ func Candidates(d *Doc, si int) []Cand {
 	bracketCands(cs)
 	verbCands(cs, nps)
 	clauseCands(cs)
+	entityCands(cs)
 	return cs.out
+}
+
+// entityCands adds the named entities that lie within the sentence.
+func entityCands(cs *candSet) {
+	T := cs.T
+	for i := cs.from; i < cs.to; i++ {
+		if T[i].NE == "" || !T[i].NEB {
+			continue
+		}
+		if e := entEnd(T, i); e <= cs.to {
+			cs.add(i, e, KEnt)
+		}
+	}
 }
 
 // A candSet collects the candidates of one sentence, [from, to) of T.

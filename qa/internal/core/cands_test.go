@@ -42,6 +42,8 @@ func TestExtractors(t *testing.T) {
 		want    []string
 		notWant []string
 	}{
+		{"entity: a named entity", entityCands, "Shares of Apple reached $172.50 on Friday, April 7.",
+			[]string{"Apple", "$ 172.50", "Friday , April 7"}, []string{"Shares"}},
 		{"proper: run with of", properCands, "He joined the Bank of England in London.",
 			[]string{"Bank of England", "the Bank of England", "Bank", "England", "London"}, []string{"He"}},
 		{"proper: capitalised noun inside", properCands, "The bridge was designed by Martha Greaves.",

@@ -182,7 +182,7 @@ func fbucket(v float64, edges ...float64) string {
 	return ">"
 }
 
-var kindNames = [nKinds]string{"np", "prop", "num", "date", "adj", "of", "quote", "paren", "suffix", "verb", "clause"}
+var kindNames = [nKinds]string{"np", "prop", "num", "date", "adj", "of", "quote", "paren", "suffix", "verb", "clause", "ent"}
 
 // pathWord is how a token appears in a short path between a span and a
 // matched question word: function words as themselves, others as tags.
@@ -214,6 +214,7 @@ func (c *Ctx) Features(cand Cand, buf []uint32) []uint32 {
 	f.answerType()
 	f.class()
 	f.broad()
+	f.entity()
 	return f.buf
 }
 
@@ -745,4 +746,16 @@ func (f *feat) broad() {
 			f.add("bc", name, "h", H)
 		}
 	}
+}
+
+// entity: the named entity the span is, is part of, holds or crosses
+// (see EntityOf), alone and against the wh-word, the question's head and
+// the answer type it asks for ("when" and DATE, "who" and PERSON).
+func (f *feat) entity() {
+	rel, l := EntityOf(f.c.D, f.cand)
+	f.add("ne", rel, l)
+	f.add("ne", rel, l, "w", f.W)
+	f.add("ne", rel, l, "h", f.H)
+	f.add("ne", rel, l, "qt", f.c.Q.Type)
+	f.add("ne", rel, l, "sr", f.srank)
 }

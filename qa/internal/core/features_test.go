@@ -59,6 +59,8 @@ func TestFeatureGroups(t *testing.T) {
 		{"position", "1934", (*feat).position, []string{"pos|5|w|when"}},
 		{"answer type agrees", "1934", (*feat).answerType, []string{"at|date|date", "atAgree|w|when"}},
 		{"answer type disagrees", "Passy", (*feat).answerType, []string{"at|date|name", "atDisagree|date|sr|0"}},
+		{"entity: a date for when", "1934", (*feat).entity, []string{"ne|exact|DATE", "ne|exact|DATE|w|when", "ne|exact|DATE|qt|date"}},
+		{"entity: a place for when", "Warsaw", (*feat).entity, []string{"ne|exact|GPE|qt|date", "ne|exact|GPE|sr|1"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -120,6 +122,42 @@ func TestTypes(t *testing.T) {
 				}
 			}
 			assert.True(t, found, "no candidate %q", tt.cand)
+		})
+	}
+}
+
+func TestEntityOf(t *testing.T) {
+	const text = "Marie Curie was born in Warsaw in 1867. She died in 1934 in Passy, France."
+	tests := []struct{ cand, rel, label string }{
+		{"Marie Curie", NEExact, "PERSON"},
+		{"Warsaw", NEExact, "GPE"},
+		{"1934", NEExact, "DATE"},
+		{"Curie", NEInside, "PERSON"},
+		{"Passy , France", NEContain, "GPE"},
+		{"born in Warsaw", NEContain, "GPE"},
+		{"She", NENone, ""},
+	}
+	d, err := NewDoc(text, 0)
+	require.NoError(t, err)
+	for _, tt := range tests {
+		t.Run(tt.cand, func(t *testing.T) {
+			ws := strings.Fields(tt.cand)
+			for s := range d.Toks {
+				if s+len(ws) > len(d.Toks) {
+					break
+				}
+				ok := true
+				for k, w := range ws {
+					ok = ok && d.Toks[s+k].Text == w
+				}
+				if ok {
+					rel, l := EntityOf(d, Cand{S: s, E: s + len(ws)})
+					assert.Equal(t, tt.rel, rel)
+					assert.Equal(t, tt.label, l)
+					return
+				}
+			}
+			require.Failf(t, "no span", "%q", tt.cand)
 		})
 	}
 }

@@ -26,7 +26,12 @@ type Tok struct {
 	Stop  bool // a function word
 	Cap   bool // starts with an upper-case letter
 	Digit bool // holds a digit
-	index int  // position in the Doc
+	// NE is the label of the named entity (package ner, default model)
+	// the token is part of, "" outside entities; NEB marks an entity's
+	// first token.
+	NE    string
+	NEB   bool
+	index int // position in the Doc
 }
 
 // A Doc is a tagged context (or one passage of it), split into sentences.
@@ -101,6 +106,9 @@ func NewDoc(text string, base int) (*Doc, error) {
 	}
 	for i := range d.Toks {
 		d.Toks[i].index = i
+	}
+	if err := markEntities(d, text, base); err != nil {
+		return nil, err
 	}
 	// Very long sentences (lists, tables flattened to text) are cut so
 	// that window features and candidate counts stay bounded.

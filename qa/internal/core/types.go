@@ -5,8 +5,8 @@ import "strings"
 // Answer types, coarse: what a question asks for and what a candidate is.
 // They are read from the question's wh-word and head noun and from the
 // candidate's shape (digits, currency and per cent signs, months and
-// weekdays, capitals); the package does not run the named-entity
-// recogniser (package qa may not import package ner).
+// weekdays, capitals). The labels of the named-entity recogniser are
+// features of their own (see EntityOf).
 const (
 	TOther    = ""
 	TDate     = "date"     // a date or time: "12 March 1871", "Friday", "1934"
