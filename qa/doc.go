@@ -33,10 +33,10 @@
 // writes.
 //
 // What to expect: on half of the SQuAD v1.1 dev set (never trained on) it
-// gives the exact answer for 48.7% of questions, token F1 57.6 — better
+// gives the exact answer for 48.5% of questions, token F1 57.6 — better
 // than the SQuAD paper's logistic regression, far below neural readers
-// (80+). By question: when 73% exact, how many 72%, who 63%, which 50%,
-// where 49%, what 42%, how 28% (F1 43), why 29% (F1 55). It does best when the answer is a
+// (80+). By question: when 73% exact, how many 71%, who 62%, which 50%,
+// where 50%, what 42%, how 28% (F1 43), why 29% (F1 54). It does best when the answer is a
 // date, number or name in a sentence that repeats the question's words; it
 // is weak on why and how questions, on answers that are clauses rather
 // than noun phrases, on questions that paraphrase the text, and on

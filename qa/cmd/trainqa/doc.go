@@ -33,8 +33,9 @@
 // 5 42.31/53.98 -> 44.22/55.28; the features alone, without the entity
 // candidates, gave 44.31/55.31 and 43.73/54.91 (the candidates raise the
 // ceiling of held-out articles from 82.2 to 83.8% EM). Dev half through
-// the CLI: 47.09/56.69 -> 48.69/57.64 (who 55.9 -> 63.0 EM, when 70.6 ->
-// 73.3, where 46.8 -> 49.4, how much 53.1 -> 55.6). The recogniser roughly
+// the CLI: 47.09/56.69 -> 48.46/57.64 (who 55.9 -> 62.1 EM, when 70.6 ->
+// 73.1, where 46.8 -> 49.8, how much 53.1 -> 55.6; with the ner models of
+// the same release). The recogniser roughly
 // halves the speed on new text (dev half through the CLI, same machine and
 // load: about 1,900 -> 1,100 questions/s; BenchmarkAnswer on one paragraph
 // 0.38 -> 0.89 ms; cached contexts cost the same). Not kept: reading the
