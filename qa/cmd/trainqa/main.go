@@ -1,12 +1,10 @@
 package main
 
 import (
-	"compress/gzip"
 	"context"
 	"encoding/json"
 	"flag"
 	"fmt"
-	"io"
 	"log"
 	"math"
 	"math/rand/v2"
@@ -15,6 +13,8 @@ import (
 	"strings"
 	"sync"
 	"unicode"
+
+	"github.com/textanalysis/go-textanalysis/internal/datafile"
 
 	"github.com/textanalysis/go-textanalysis/qa/internal/core"
 )
@@ -56,19 +56,11 @@ type example struct {
 var partialF1 = 2.0
 
 func load(path string) (*squad, error) {
-	f, err := os.Open(path)
+	r, err := datafile.Open(path)
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
-	var r io.Reader = f
-	if strings.HasSuffix(path, ".gz") {
-		zr, err := gzip.NewReader(f)
-		if err != nil {
-			return nil, err
-		}
-		r = zr
-	}
+	defer r.Close()
 	var s squad
 	return &s, json.NewDecoder(r).Decode(&s)
 }
