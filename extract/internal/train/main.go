@@ -225,6 +225,8 @@ func main() {
 	zero := flag.String("zero", "", "comma-separated features to set to zero on every block (ablation)")
 	typesRd := flag.Bool("types-readability", false, "train the page-type models on the readability pages too, as articles")
 	grid := flag.Bool("grid", false, "print scores over a grid of the two thresholds (adding a block the rules left out, dropping one they kept)")
+	stackF := flag.Bool("stack", false, "measure the stacked second stage (nested cross-validation; see stack.go)")
+	stackTrees := flag.Int("stack-trees", 100, "with -stack: the second stage's trees")
 	diag := flag.String("diag", "", "print, for the pages of this set, the blocks where the model and the rules disagree")
 	flag.Parse()
 	log.SetFlags(0)
@@ -485,6 +487,27 @@ func main() {
 	}
 	tAdd, artTau, artAdd, veto, vetoDropped = *addT, *artTauF, *artAddF, *vetoF, *vetoDroppedF
 	rampLo, rampHi, rampDrop = *artTauF, *artTauHiF, *nonArtDropF
+	if *stackF && !*skipCV {
+		sp := p
+		sp.trees = *stackTrees
+		st := newStacker(c.Names, edges, sp)
+		oof2 := nestedStack(wc, rd, *folds, oof, st, build, p, c.Names)
+		m2 := st.fit(wc, oof)
+		b2, _ := json.Marshal(m2)
+		fmt.Printf("stack: second stage %d trees, %d bytes of JSON\n", len(m2.Trees), len(b2))
+		sh, tr := c.Sets["scrapinghub"], c.Sets["trafilatura"]
+		shp, shp2 := make([][]float64, len(sh)), make([][]float64, len(sh))
+		for i, pg := range sh {
+			shp[i] = probs(m, pg)
+			shp2[i] = st.apply(m2, pg, shp[i])
+		}
+		trp, trp2 := make([][]float64, len(tr)), make([][]float64, len(tr))
+		for i, pg := range tr {
+			trp[i] = probs(m, pg)
+			trp2[i] = st.apply(m2, pg, trp[i])
+		}
+		stackReport(wc, sh, tr, oof, oof2, shp, shp2, trp, trp2, m.Threshold)
+	}
 	for _, s := range []string{"scrapinghub", "trafilatura"} {
 		ps := c.Sets[s]
 		pr := make([][]float64, len(ps))
