@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"log"
-	"math"
 	"slices"
 
 	"github.com/textanalysis/go-textanalysis/extract/internal/blockmodel"
@@ -22,90 +21,11 @@ import (
 // outer training pages.
 
 // stackNames are the features the second stage adds to the first's.
-var stackNames = []string{"s_p", "s_prev", "s_next", "s_prev2", "s_next2",
-	"s_win3", "s_win10", "s_max_before5", "s_max_after5", "s_between",
-	"s_section_max", "s_section_mean", "s_page_mean", "s_page_kept_share"}
+var stackNames = blockmodel.StackNames
 
-// stackRows returns the second stage's rows of a page: its first-stage
-// features followed by stackNames computed from pr, the first-stage
-// probabilities of its blocks. Means over blocks are weighted by
-// characters (log_chars is log1p of a block's characters).
+// stackRows returns the second stage's rows of a page (blockmodel.StackRows).
 func stackRows(pg *page, pr []float64, idxChars, idxHeading int) [][]float32 {
-	n := len(pr)
-	rows := make([][]float32, n)
-	at := func(i int) float64 {
-		if i < 0 || i >= n {
-			return 0
-		}
-		return pr[i]
-	}
-	chars := make([]float64, n)
-	total, kept := 0.0, 0.0
-	for i := range pr {
-		chars[i] = math.Expm1(float64(pg.X[i][idxChars]))
-		total += chars[i]
-		if pr[i] >= 0.5 {
-			kept += chars[i]
-		}
-	}
-	wmean := func(lo, hi int) float64 {
-		lo, hi = max(lo, 0), min(hi, n-1)
-		s, w := 0.0, 0.0
-		for j := lo; j <= hi; j++ {
-			s += pr[j] * (chars[j] + 1)
-			w += chars[j] + 1
-		}
-		if w == 0 {
-			return 0
-		}
-		return s / w
-	}
-	maxOf := func(lo, hi int) float64 {
-		lo, hi = max(lo, 0), min(hi, n-1)
-		m := 0.0
-		for j := lo; j <= hi; j++ {
-			m = max(m, pr[j])
-		}
-		return m
-	}
-	// Heading sections: a heading starts one, holding the blocks up to
-	// the next heading.
-	sec := make([]int, n)
-	s := 0
-	for i := range pr {
-		if pg.X[i][idxHeading] > 0 && i > 0 {
-			s = i
-		}
-		sec[i] = s
-	}
-	secMax := map[int]float64{}
-	secSum, secW := map[int]float64{}, map[int]float64{}
-	for i := range pr {
-		secMax[sec[i]] = max(secMax[sec[i]], pr[i])
-		secSum[sec[i]] += pr[i] * (chars[i] + 1)
-		secW[sec[i]] += chars[i] + 1
-	}
-	pageMean := wmean(0, n-1)
-	keptShare := 0.0
-	if total > 0 {
-		keptShare = kept / total
-	}
-	for i := range pr {
-		before, after := maxOf(i-5, i-1), maxOf(i+1, i+5)
-		if i == 0 {
-			before = 0
-		}
-		if i == n-1 {
-			after = 0
-		}
-		r := make([]float32, 0, len(pg.X[i])+len(stackNames))
-		r = append(r, pg.X[i]...)
-		r = append(r, float32(pr[i]), float32(at(i-1)), float32(at(i+1)), float32(at(i-2)), float32(at(i+2)),
-			float32(wmean(i-1, i+1)), float32(wmean(i-10, i+10)), float32(before), float32(after), float32(min(before, after)),
-			float32(secMax[sec[i]]), float32(secSum[sec[i]]/secW[sec[i]]), float32(pageMean), float32(keptShare))
-		rows[i] = r
-	}
-	return rows
+	return blockmodel.StackRows(pg.X, pr, idxChars, idxHeading)
 }
 
 // stackEdges extends the first stage's bin edges with fixed ones for the
@@ -161,7 +81,7 @@ func (s *stacker) apply(m *blockmodel.Model, pg *page, pr []float64) []float64 {
 // the wcxb pages wc, by nested cross-validation (see above); outer[k] is
 // the first stage trained on the wcxb pages not in fold k (and the
 // readability pages), oof its probabilities for fold k.
-func nestedStack(wc, rd []*page, folds int, oof [][]float64, s *stacker, build func([]*page) *data, p params, names []string) [][]float64 {
+func nestedStack(wc, rd []*page, folds, kin int, oof [][]float64, s *stacker, build func([]*page) *data, p params, names []string) [][]float64 {
 	oof2 := make([][]float64, len(wc))
 	for k := 0; k < folds; k++ {
 		var outer []*page
@@ -171,7 +91,6 @@ func nestedStack(wc, rd []*page, folds int, oof [][]float64, s *stacker, build f
 			}
 		}
 		inner := make([][]float64, len(outer))
-		kin := folds - 1
 		for j := 0; j < kin; j++ {
 			var train []*page
 			for i, pg := range outer {
