@@ -227,7 +227,7 @@ func main() {
 	grid := flag.Bool("grid", false, "print scores over a grid of the two thresholds (adding a block the rules left out, dropping one they kept)")
 	stackF := flag.Bool("stack", false, "measure the stacked second stage (nested cross-validation; see stack.go)")
 	stackTrees := flag.Int("stack-trees", 100, "with -stack: the second stage's trees")
-	stackInner := flag.Int("stack-inner", 2, "with -stack: inner cross-validation folds (over each outer fold's training pages)")
+	stackInner := flag.Int("stack-inner", 4, "with -stack: inner cross-validation folds (over each outer fold's training pages)")
 	diag := flag.String("diag", "", "print, for the pages of this set, the blocks where the model and the rules disagree")
 	flag.Parse()
 	log.SetFlags(0)
