@@ -135,6 +135,28 @@ func stackReport(wc, sh, tr []*page, oof, oof2, shp, shp2, trp, trp2 [][]float64
 	}
 	line("stage 1 as configured", oof, shp, trp, drop)
 	line("stage 2 as configured", oof2, shp2, trp2, drop)
+	// Variants: the second stage only for the blocks the rules left out;
+	// the mean of the two stages.
+	mix := func(ps []*page, a, b [][]float64, mean bool) [][]float64 {
+		out := make([][]float64, len(a))
+		for i := range a {
+			out[i] = slices.Clone(a[i])
+			for j := range out[i] {
+				if mean {
+					out[i][j] = (a[i][j] + b[i][j]) / 2
+				} else if ps[i].X[j][ruleKept] == 0 {
+					out[i][j] = b[i][j]
+				}
+			}
+		}
+		return out
+	}
+	oofA, shA, trA := mix(wc, oof, oof2, false), mix(sh, shp, shp2, false), mix(tr, trp, trp2, false)
+	oofM, shM, trM := mix(wc, oof, oof2, true), mix(sh, shp, shp2, true), mix(tr, trp, trp2, true)
+	line("stage 2 for left-out blocks only, as configured", oofA, shA, trA, drop)
+	report(wc, oofA, drop)
+	line("mean of the stages, as configured", oofM, shM, trM, drop)
+	report(wc, oofM, drop)
 	fmt.Println("two-stage pipeline, per type, cross-validated, as configured:")
 	report(wc, oof2, drop)
 	saved := [2]float64{tAdd, artAdd}
