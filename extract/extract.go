@@ -167,9 +167,10 @@ func mainText(doc *html.Node, title string, w *work) (mainResult, error) {
 		}
 	}
 	dropT, addT, article := m.Thresholds(probs[0])
+	pr := m.StackProbs(rows, fLogChars, fHeading)
 	var parts []string
 	for i, row := range rows {
-		if m.Keep(m.Prob(row), dropT, addT, row[fRuleKept] == 1, row[fRuleFilter] == 1,
+		if m.Keep(pr[i], dropT, addT, row[fRuleKept] == 1, row[fRuleFilter] == 1,
 			row[fBoilerplate] == 1 || row[fCallToAction] == 1 || row[fPictureCredit] == 1 || row[fSameTitle] == 1,
 			article && row[fDropped] == 1, row[fWindow10], row[fInTop], row[fPageRule]) {
 			parts = append(parts, e.blocks[i].text)

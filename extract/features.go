@@ -92,6 +92,7 @@ type nodeCtx struct {
 var (
 	fRuleKept      = featureIndex("rule_kept")
 	fLogChars      = featureIndex("log_chars")
+	fHeading       = featureIndex("heading_level")
 	fDropped       = featureIndex("dropped")
 	fBoilerplate   = featureIndex("boilerplate_line")
 	fCallToAction  = featureIndex("call_to_action")

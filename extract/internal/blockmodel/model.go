@@ -79,6 +79,10 @@ type Model struct {
 	// way.
 	ArticleTauHi   float64 `json:"article_tau_hi,omitempty"`
 	NonArticleDrop float64 `json:"non_article_drop,omitempty"`
+	// Stack, when set, is the second stage: a model over each block's
+	// features and StackNames, whose probability replaces the first
+	// stage's (see StackProbs).
+	Stack *Model `json:"stack,omitempty"`
 	// Note says how the model was trained (data, folds, parameters).
 	Note string `json:"note,omitempty"`
 
@@ -135,6 +139,9 @@ func (m *Model) flatten() {
 	}
 	for i := range m.TypeModels {
 		m.TypeModels[i].flatten()
+	}
+	if m.Stack != nil {
+		m.Stack.flatten()
 	}
 }
 
@@ -209,6 +216,11 @@ func (m *Model) Check(features []string) error {
 	for _, tm := range m.TypeModels {
 		if err := checkTrees(tm.Trees, 2*len(features)); err != nil {
 			return err
+		}
+	}
+	if m.Stack != nil {
+		if err := checkTrees(m.Stack.Trees, len(features)+len(StackNames)); err != nil {
+			return fmt.Errorf("stack: %w", err)
 		}
 	}
 	return nil

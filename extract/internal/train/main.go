@@ -225,6 +225,9 @@ func main() {
 	zero := flag.String("zero", "", "comma-separated features to set to zero on every block (ablation)")
 	typesRd := flag.Bool("types-readability", false, "train the page-type models on the readability pages too, as articles")
 	grid := flag.Bool("grid", false, "print scores over a grid of the two thresholds (adding a block the rules left out, dropping one they kept)")
+	stackF := flag.Bool("stack", false, "measure the stacked second stage (nested cross-validation; see stack.go)")
+	stackTrees := flag.Int("stack-trees", 100, "with -stack: the second stage's trees")
+	stackInner := flag.Int("stack-inner", 4, "with -stack: inner cross-validation folds (over each outer fold's training pages)")
 	diag := flag.String("diag", "", "print, for the pages of this set, the blocks where the model and the rules disagree")
 	flag.Parse()
 	log.SetFlags(0)
@@ -273,6 +276,10 @@ func main() {
 			idxWin10 = i
 		case "in_top":
 			idxTop = i
+		case "log_chars":
+			idxChars = i
+		case "heading_level":
+			idxHeading = i
 		}
 	}
 
@@ -485,6 +492,29 @@ func main() {
 	}
 	tAdd, artTau, artAdd, veto, vetoDropped = *addT, *artTauF, *artAddF, *vetoF, *vetoDroppedF
 	rampLo, rampHi, rampDrop = *artTauF, *artTauHiF, *nonArtDropF
+	if *stackF && !*skipCV {
+		sp := p
+		sp.trees = *stackTrees
+		st := newStacker(c.Names, edges, sp)
+		oof2 := nestedStack(wc, rd, *folds, *stackInner, oof, st, build, p, c.Names)
+		m2 := st.fit(wc, oof)
+		b2, _ := json.Marshal(m2)
+		fmt.Printf("stack: second stage %d trees, %d bytes of JSON\n", len(m2.Trees), len(b2))
+		sh, tr := c.Sets["scrapinghub"], c.Sets["trafilatura"]
+		shp, shp2 := make([][]float64, len(sh)), make([][]float64, len(sh))
+		for i, pg := range sh {
+			shp[i] = probs(m, pg)
+			shp2[i] = st.apply(m2, pg, shp[i])
+		}
+		trp, trp2 := make([][]float64, len(tr)), make([][]float64, len(tr))
+		for i, pg := range tr {
+			trp[i] = probs(m, pg)
+			trp2[i] = st.apply(m2, pg, trp[i])
+		}
+		stackReport(wc, sh, tr, oof, oof2, shp, shp2, trp, trp2, m.Threshold)
+		m.Stack = m2
+		m.Note += fmt.Sprintf("; stacked second stage (-stack, %d trees) on out-of-fold first-stage probabilities", len(m2.Trees))
+	}
 	for _, s := range []string{"scrapinghub", "trafilatura"} {
 		ps := c.Sets[s]
 		pr := make([][]float64, len(ps))
@@ -510,12 +540,18 @@ func main() {
 }
 
 func probs(m *blockmodel.Model, pg *page) []float64 {
+	if m.Stack != nil {
+		return m.StackProbs(pg.X, idxChars, idxHeading)
+	}
 	pr := make([]float64, len(pg.X))
 	for i, x := range pg.X {
 		pr[i] = m.Prob(x)
 	}
 	return pr
 }
+
+// idxChars and idxHeading are the indexes of log_chars and heading_level.
+var idxChars, idxHeading = -1, -1
 
 // ruleKept is the index of the rule_kept feature.
 var ruleKept = 7
