@@ -811,6 +811,15 @@ var (
 	dumpDrops = []float64{0.3, 0.35, 0.4, 0.5}
 )
 
+// dumpProbs are the block probabilities the dumps report: out-of-fold on
+// wcxb, whose pages train the model, and the final model's elsewhere.
+func dumpProbs(set string, i int, pg *page, oof [][]float64, m *blockmodel.Model) []float64 {
+	if set == "wcxb" {
+		return oof[i]
+	}
+	return probs(m, pg)
+}
+
 // dumpPages writes one JSON line per page of wcxb (out-of-fold), and of
 // scrapinghub and trafilatura (final model m): its type probabilities, its
 // size and the rules' share, and its scores (precision and recall, or
@@ -831,12 +840,7 @@ func dumpPages(path string, c *corpus, oof [][]float64, m *blockmodel.Model, vet
 	artAdd, rampHi, rampDrop, veto = 0, 0, 0, vetoOn
 	for _, set := range []string{"wcxb", "scrapinghub", "trafilatura"} {
 		for i, pg := range c.Sets[set] {
-			pr := []float64(nil)
-			if set == "wcxb" {
-				pr = oof[i]
-			} else {
-				pr = probs(m, pg)
-			}
+			pr := dumpProbs(set, i, pg, oof, m)
 			rec := map[string]any{"set": set, "id": pg.ID, "type": pg.Type, "types": typeP[pg]}
 			if len(pg.X) > 0 {
 				rec["log_chars"], rec["rule_share"] = pg.X[0][idxPageLog], pg.X[0][idxPageRule]
@@ -896,12 +900,7 @@ func dumpBlockProbs(path string, c *corpus, oof [][]float64, m *blockmodel.Model
 	}
 	for _, set := range []string{"wcxb", "scrapinghub", "trafilatura"} {
 		for i, pg := range c.Sets[set] {
-			pr := []float64(nil)
-			if set == "wcxb" {
-				pr = oof[i]
-			} else {
-				pr = probs(m, pg)
-			}
+			pr := dumpProbs(set, i, pg, oof, m)
 			rec := map[string]any{"set": set, "id": pg.ID, "type": pg.Type, "types": typeP[pg], "gold": pg.Gold,
 				"with": pg.With, "without": pg.Without, "cols": cols}
 			var bs []blk

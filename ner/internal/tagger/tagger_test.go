@@ -85,16 +85,7 @@ func TestSentenceEnd(t *testing.T) {
 // TestTrainRoundTrip trains a tiny model, writes and reads it back, and
 // checks that it tags its own training data.
 func TestTrainRoundTrip(t *testing.T) {
-	var sents []Sentence
-	for i, name := range []string{"Alice", "Bob", "Carol", "Dave"} {
-		for j, city := range []string{"Paris", "Rome", "Oslo"} {
-			text := name + " flew to " + city + " today."
-			sents = append(sents, Sentence{Doc: string(rune('a' + i*3 + j)), Text: text, Entities: []GoldEntity{
-				{Start: 0, End: len(name), Label: "PER"},
-				{Start: len(name) + 9, End: len(name) + 9 + len(city), Label: "LOC"},
-			}})
-		}
-	}
+	sents := flightSentences()
 	m, hashes, err := Train(sents, TrainOptions{Labels: []string{"PER", "LOC"}, Epochs: 5, MinCount: 1, Folds: 2, BILOU: true, Extra: true})
 	require.NoError(t, err)
 	var buf bytes.Buffer
@@ -249,16 +240,7 @@ func TestGazetteerLower(t *testing.T) {
 func TestTrainSeeds(t *testing.T) {
 	// Averaging over several orders gives a model that still fits its
 	// training data, and one order reproduces the plain run exactly.
-	var sents []Sentence
-	for i, name := range []string{"Alice", "Bob", "Carol", "Dave"} {
-		for j, city := range []string{"Paris", "Rome", "Oslo"} {
-			text := name + " flew to " + city + " today."
-			sents = append(sents, Sentence{Doc: string(rune('a' + i*3 + j)), Text: text, Entities: []GoldEntity{
-				{Start: 0, End: len(name), Label: "PER"},
-				{Start: len(name) + 9, End: len(name) + 9 + len(city), Label: "LOC"},
-			}})
-		}
-	}
+	sents := flightSentences()
 	opt := TrainOptions{Labels: []string{"PER", "LOC"}, Epochs: 3, MinCount: 1, BILOU: true, Extra: true}
 	plain, _, err := Train(sents, opt)
 	require.NoError(t, err)
@@ -281,4 +263,20 @@ func TestTrainSeeds(t *testing.T) {
 	require.NoError(t, err)
 	_, _, f, _ := Eval(three, sents)
 	assert.InDelta(t, 1.0, f, 1e-9)
+}
+
+// flightSentences are twelve one-document sentences, "<name> flew to
+// <city> today.", with the name as PER and the city as LOC.
+func flightSentences() []Sentence {
+	var sents []Sentence
+	for i, name := range []string{"Alice", "Bob", "Carol", "Dave"} {
+		for j, city := range []string{"Paris", "Rome", "Oslo"} {
+			text := name + " flew to " + city + " today."
+			sents = append(sents, Sentence{Doc: string(rune('a' + i*3 + j)), Text: text, Entities: []GoldEntity{
+				{Start: 0, End: len(name), Label: "PER"},
+				{Start: len(name) + 9, End: len(name) + 9 + len(city), Label: "LOC"},
+			}})
+		}
+	}
+	return sents
 }
