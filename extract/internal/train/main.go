@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"compress/gzip"
 	"context"
 	"encoding/gob"
 	"encoding/json"
@@ -17,6 +16,8 @@ import (
 	"sort"
 	"strings"
 	"sync"
+
+	"github.com/textanalysis/go-textanalysis/internal/datafile"
 
 	"github.com/textanalysis/go-textanalysis/extract"
 	"github.com/textanalysis/go-textanalysis/extract/internal/blockmodel"
@@ -101,16 +102,12 @@ func loadSet(dir, name string) ([]*page, []string, error) {
 }
 
 func readGz(path string) ([]byte, error) {
-	f, err := os.Open(path)
+	r, err := datafile.Open(path)
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
-	z, err := gzip.NewReader(f)
-	if err != nil {
-		return nil, err
-	}
-	return io.ReadAll(z)
+	defer r.Close()
+	return io.ReadAll(r)
 }
 
 type corpus struct {
