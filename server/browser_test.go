@@ -44,12 +44,29 @@ type devtools struct {
 
 func startDevtools(tb testing.TB, chromium string) *devtools {
 	tb.Helper()
+	// The profile is removed by us, not by tb.TempDir: Chromium's helper
+	// processes may still be writing to it for a moment after the browser
+	// exits, which made TempDir's own clean-up fail the test.
+	profile, err := os.MkdirTemp("", "ta-chromium-")
+	require.NoError(tb, err)
+	tb.Cleanup(func() {
+		for range 20 {
+			if os.RemoveAll(profile) == nil {
+				return
+			}
+			time.Sleep(100 * time.Millisecond)
+		}
+	})
 	ctx, cancel := context.WithCancel(context.Background())
 	tb.Cleanup(cancel)
 	cmd := exec.CommandContext(ctx, chromium, "--headless", "--no-sandbox", "--disable-gpu",
 		"--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run",
 		"--disable-dev-shm-usage", "--remote-debugging-port=0", "--remote-allow-origins=*",
-		"--user-data-dir="+tb.TempDir(), "about:blank")
+		"--user-data-dir="+profile, "about:blank")
+	// Asked to stop, Chromium ends its helper processes too; killed, it
+	// may leave them behind. WaitDelay kills it if it does not stop.
+	cmd.Cancel = func() error { return cmd.Process.Signal(os.Interrupt) }
+	cmd.WaitDelay = 5 * time.Second
 	stderr, err := cmd.StderrPipe()
 	require.NoError(tb, err)
 	require.NoError(tb, cmd.Start())
