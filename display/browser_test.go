@@ -69,12 +69,27 @@ func findChromium() string {
 // its standard output.
 func runChromium(tb testing.TB, chromium, url string, extra ...string) []byte {
 	tb.Helper()
+	// The profile is removed by us, with retries, not by tb.TempDir:
+	// Chromium's helper processes may still write to it for a moment after
+	// the browser exits, which fails TempDir's own clean-up.
+	profile, err := os.MkdirTemp("", "ta-chromium-")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() {
+		for range 20 {
+			if os.RemoveAll(profile) == nil {
+				return
+			}
+			time.Sleep(100 * time.Millisecond)
+		}
+	})
 	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Second)
 	defer cancel()
 	args := append([]string{
 		"--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
 		"--disable-component-update", "--disable-sync", "--no-first-run", "--disable-dev-shm-usage",
-		"--user-data-dir=" + tb.TempDir(),
+		"--user-data-dir=" + profile,
 	}, extra...)
 	cmd := exec.CommandContext(ctx, chromium, append(args, url)...)
 	var stdout, stderr bytes.Buffer
