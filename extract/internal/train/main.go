@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"log"
+	"maps"
 	"math"
 	"os"
 	"path/filepath"
@@ -642,12 +643,7 @@ func printArtQuantiles(wc, sh, tr []*page) {
 	for _, pg := range tr {
 		groups["trafilatura"] = append(groups["trafilatura"], artProb[pg])
 	}
-	keys := make([]string, 0, len(groups))
-	for k := range groups {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	for _, k := range keys {
+	for _, k := range slices.Sorted(maps.Keys(groups)) {
 		v := groups[k]
 		sort.Float64s(v)
 		q := func(f float64) float64 { return v[int(f*float64(len(v)-1))] }

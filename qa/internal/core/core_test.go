@@ -116,24 +116,6 @@ func TestQuestion(t *testing.T) {
 	}
 }
 
-func TestQuestionType(t *testing.T) {
-	tests := []struct{ q, typ string }{
-		{"When did she die?", TDate},
-		{"What was the wedding date?", TDate},
-		{"What price did Apple shares reach?", TMoney},
-		{"Which senator was an advocate of the act?", TName},
-		{"Which region began to grow?", TPlace},
-		{"Which airport is the busiest?", TOther},
-	}
-	for _, tt := range tests {
-		t.Run(tt.q, func(t *testing.T) {
-			q, err := NewQuestion(tt.q, func(string) float64 { return 1 })
-			require.NoError(t, err)
-			assert.Equal(t, tt.typ, q.Type)
-		})
-	}
-}
-
 func TestSplitRetrieve(t *testing.T) {
 	text := strings.Repeat("Gardens need water and sun. ", 40) + "\n\n" +
 		"The lighthouse keeper was Edwin Marsh. " + "\n\n" + strings.Repeat("Pasta is boiled in salted water. ", 40)

@@ -88,6 +88,11 @@ func TestTypes(t *testing.T) {
 		{"Where was she born?", TPlace},
 		{"Why did the war end?", TOther},
 		{"What did he build?", TOther},
+		{"When did she die?", TDate},
+		{"What was the wedding date?", TDate},
+		{"Which senator was an advocate of the act?", TName},
+		{"Which region began to grow?", TPlace},
+		{"Which airport is the busiest?", TOther},
 	}
 	for _, tt := range qs {
 		t.Run(tt.q, func(t *testing.T) {
