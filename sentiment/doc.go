@@ -6,8 +6,9 @@
 // negation marking and naive Bayes feature scaling), one trained on every
 // training set and one on movie sentences alone, stacked with VADER's
 // scores, the kind of text (tweet, tokenised sentence, long review), the
-// part after a "but" and the clause scores, plus a third regression that
-// tells polar from neutral text. The blend learns its own weight for VADER's
+// part after a "but" and the clause scores, plus regressions that tell
+// polar from neutral text: one for tweets, one for everything else (see
+// the label below). The blend learns its own weight for VADER's
 // compound where VADER's rules have the most to say: short texts, emoticons
 // and emoji, "!", texts whose sentiment words all lean one way, and texts on
 // which the word model is unsure. The VADER scores it reads come from
@@ -18,7 +19,7 @@
 // the word model reads each supplement word as its class (a negative or a
 // positive domain word), learnt from all of them together, since the
 // training data teaches them one by one too seldom or wrongly. Its
-// weights (about 2.4 MB) are embedded; the program in internal/train
+// weights (about 4 MB) are embedded; the program in internal/train
 // rebuilds them from the public training sets the project's shared data
 // directory holds: Stanford Sentiment Treebank train phrases, IMDB (aclImdb)
 // train reviews, SemEval 2013–2016 tweets, 100,000 Sentiment140 tweets and
@@ -48,10 +49,22 @@
 //     compound| at or above a third threshold) on the side the model
 //     leans to. Otherwise it is the more likely of positive and negative
 //     (pos > neg means positive): a weakly polar text gets a polar label
-//     with a small compound, not "neutral". The three thresholds are
-//     chosen by the training program on held-out training records with
-//     neutral gold (SemEval tweets, SST sentences and phrases) and polar
-//     reviews.
+//     with a small compound, not "neutral".
+//   - P(polar) comes from one of two regressions. A short text that a
+//     domain regression (words and cues such as capitals, stretched
+//     words, hashtags and length; trained on tweets against review and
+//     film sentences) takes for a tweet is judged by a tweet regression
+//     that also reads character 3–5-grams, trained on SemEval tweets
+//     (neutral gold: mostly news and announcements) and, as polar,
+//     Sentiment140 tweets in which VADER finds a sentiment word (everyday
+//     posts that carry sentiment); other texts (reviews, news, film
+//     sentences) by the regression trained on SemEval tweets and SST
+//     sentences and phrases. Each has its own P(polar) threshold (0.29
+//     for other texts, 0.49 for tweets: a tweet needs more evidence to be
+//     polar, as SemEval's annotators judged). The thresholds are chosen by
+//     the training program on held-out training records: SemEval tweets
+//     and SST sentences and phrases with neutral gold, polar reviews and,
+//     for tweets, polar Sentiment140 tweets.
 //   - An empty text, or one with nothing to score (no word, number, emoji
 //     or "!"), gets all zeros and the label "neutral".
 //

@@ -503,16 +503,45 @@ type Text struct {
 	Dense     [NumDense]float64
 	Domain    Domain
 	Cues      Cues
+	// Extra holds what the tweet heads read besides Hashes (see
+	// [Model.PrepareTweet]); nil when not computed.
+	Extra []uint32
+	tweet bool
 
 	afterBuf []uint32
+	extraBuf []uint32
 	words    []uint32 // word hashes, see wordHashes
 }
+
+// PrepareTweet decides whether m judges t, the featurised text (see
+// [Featurize]) with tokens toks, as a tweet, and fills t.Extra with what
+// the tweet heads read: the [TweetCues], and for a tweet its [CharGrams]
+// too. Long texts (reviews, [Domain.Long]) are never tweets, and a model
+// without tweet heads judges none.
+func (m *Model) PrepareTweet(t *Text, text string, toks []string) {
+	t.Extra, t.tweet = nil, false
+	if !m.HasTweet() || t.Domain.Long {
+		return
+	}
+	t.extraBuf = TweetCues(t.extraBuf[:0], text, toks, t.Dense[0])
+	t.Extra = t.extraBuf
+	if m.Dom.Logit2(t.Hashes, t.Extra, &t.Dense) < 0 {
+		return
+	}
+	t.tweet = true
+	t.extraBuf = CharGrams(t.extraBuf, toks)
+	t.Extra = t.extraBuf
+}
+
+// Tweet reports whether [Model.PrepareTweet] judged t a tweet.
+func (t *Text) Tweet() bool { return t.tweet }
 
 // Featurize fills t (reusing its slices) from the tokens, VADER's scores
 // and the domain of a text.
 func Featurize(t *Text, toks []string, v Vader, d Domain) {
 	t.Domain = d
 	t.Dense = Dense(v, len(toks))
+	t.Extra, t.tweet = nil, false
 	t.Cues = CuesOf(toks)
 	// The word hashes of the whole text serve its parts too: a clause
 	// starts after a "." and the part after a "but" after a "but", where
@@ -664,4 +693,111 @@ func SubjFeatures(zSubj, zPol float64, t *Text) [NumSubj]float64 {
 		math.Log1p(float64(c.Excl)), math.Log1p(float64(c.Quest)), math.Log1p(float64(c.Emo)),
 		math.Log1p(float64(c.URL + c.User)),
 	}
+}
+
+// charSeed, cueSeed and vaderSeed keep the hashes of [TweetCues] and
+// [CharGrams] apart
+// from the word hashes and from each other.
+const (
+	charSeed  = 0x1234567
+	cueSeed   = 0xabcdef
+	vaderSeed = 0x777
+)
+
+// TweetCues appends to dst the cues the tweet heads ([Model.Dom],
+// [Model.Neu]) read besides the word hashes of [Hashes]: whether the text
+// has a word in capitals, a letter repeated three times or more, or a
+// hashtag, its length (log2 of the token count) and VADER's compound in
+// five bins per sign.
+func TweetCues(dst []uint32, text string, toks []string, compound float64) []uint32 {
+	caps, elong := false, false
+	letters, upper := 0, 0
+	run, last := 0, rune(-1)
+	for _, r := range text {
+		if unicode.IsSpace(r) {
+			if letters >= 2 && upper == letters {
+				caps = true
+			}
+			letters, upper, run, last = 0, 0, 0, -1
+			continue
+		}
+		if unicode.IsLetter(r) {
+			letters++
+			if unicode.IsUpper(r) {
+				upper++
+			}
+		}
+		if r == last {
+			run++
+			if run == 3 && unicode.IsLetter(r) {
+				elong = true
+			}
+		} else {
+			run, last = 1, r
+		}
+	}
+	if letters >= 2 && upper == letters {
+		caps = true
+	}
+	if caps {
+		dst = append(dst, hashString(cueSeed, "<caps>"))
+	}
+	if elong {
+		dst = append(dst, hashString(cueSeed, "<elong>"))
+	}
+	if strings.Contains(text, "#") {
+		dst = append(dst, hashString(cueSeed, "<hash>"))
+	}
+	n := min(int(math.Log2(float64(len(toks)+1))), 6)
+	dst = append(dst, hashString(cueSeed, "<len"+strconv.Itoa(n)+">"))
+	return append(dst, hashString(vaderSeed, "vc"+compoundBin(compound)))
+}
+
+// CharGrams appends to dst the character 3-, 4- and 5-grams of each token
+// of toks that starts with a letter and has three bytes or more, with its
+// start and end marked: "loooove" and "love" share most of theirs, and
+// unseen spellings still count. [Model.Neu] reads them.
+func CharGrams(dst []uint32, toks []string) []uint32 {
+	var buf [64]byte
+	for _, t := range toks {
+		if r, _ := utf8.DecodeRuneInString(t); len(t) < 3 || !unicode.IsLetter(r) {
+			continue
+		}
+		w := append(append(append(buf[:0], '<'), t...), '>')
+		for n := 3; n <= 5; n++ {
+			for i := 0; i+n <= len(w); i++ {
+				dst = append(dst, hashBytes(charSeed+uint32(n), w[i:i+n]))
+			}
+		}
+	}
+	return dst
+}
+
+func hashBytes(h uint32, s []byte) uint32 {
+	for _, c := range s {
+		h ^= uint32(c)
+		h *= fnvPrime
+	}
+	return h
+}
+
+// compoundBin names VADER's compound in bins: "0" under 0.05 in
+// magnitude, then the sign and 1–4 for below 0.3, 0.6, 0.85 and above.
+func compoundBin(c float64) string {
+	a := math.Abs(c)
+	s := "+"
+	if c < 0 {
+		s = "-"
+	}
+	switch {
+	case a < 0.05:
+		return "0"
+	case a < 0.3:
+		return s + "1"
+	case a < 0.6:
+		return s + "2"
+	case a < 0.85:
+		return s + "3"
+	}
+	return s + "4"
 }

@@ -88,8 +88,81 @@ func TestModelRoundTrip(t *testing.T) {
 	assert.Equal(t, m.Tau, got.Tau)
 	assert.Equal(t, m.Band, got.Band)
 	assert.Equal(t, m.Kappa, got.Kappa)
+	assert.False(t, got.HasTweet())
 	_, err = Read(bytes.NewReader([]byte("nope")))
 	assert.Error(t, err)
+
+	// with the tweet heads
+	m.Dom, m.Neu, m.TauTweet, m.BandTweet, m.KappaTweet = NewHead(3), NewHead(5), 0.45, 0.3, 0.8
+	m.Dom.W[2], m.Neu.W[9], m.Neu.Bias = 1.5, -0.75, 0.25
+	b.Reset()
+	require.NoError(t, m.Write(&b))
+	got, err = Read(&b)
+	require.NoError(t, err)
+	require.True(t, got.HasTweet())
+	assert.InDelta(t, 1.5, got.Dom.W[2], 1e-4)
+	assert.InDelta(t, -0.75, got.Neu.W[9], 1e-4)
+	assert.Equal(t, m.Neu.Bias, got.Neu.Bias)
+	assert.Equal(t, m.TauTweet, got.TauTweet)
+	assert.Equal(t, m.BandTweet, got.BandTweet)
+	assert.Equal(t, m.KappaTweet, got.KappaTweet)
+}
+
+// The tweet heads read character n-grams, so that a stretched or
+// misspelt word shares most features with the word, and a few cues.
+func TestTweetFeatures(t *testing.T) {
+	shared := func(a, b []uint32) int {
+		in := map[uint32]bool{}
+		for _, x := range a {
+			in[x] = true
+		}
+		n := 0
+		for _, x := range b {
+			if in[x] {
+				n++
+			}
+		}
+		return n
+	}
+	love := CharGrams(nil, Tokens(nil, "love"))
+	stretched := CharGrams(nil, Tokens(nil, "LOOOOVE"))
+	assert.GreaterOrEqual(t, shared(love, stretched), 4, "char n-grams of love and loove")
+	assert.Zero(t, shared(love, CharGrams(nil, Tokens(nil, "dull"))))
+	assert.Equal(t, love, CharGrams(nil, Tokens(nil, "love")), "deterministic")
+	cues := TweetCues(nil, "LOOOOVE", Tokens(nil, "LOOOOVE"), 0.6)
+	assert.Contains(t, cues, hashString(cueSeed, "<caps>"))
+	assert.Contains(t, cues, hashString(cueSeed, "<elong>"))
+	assert.NotContains(t, TweetCues(nil, "love", Tokens(nil, "love"), 0.6), hashString(cueSeed, "<caps>"))
+	assert.Contains(t, TweetCues(nil, "#win", Tokens(nil, "#win"), 0), hashString(cueSeed, "<hash>"))
+}
+
+// Only short texts that the domain head takes for tweets get the
+// character n-grams (and the Neu head); long texts are never tweets.
+func TestPrepareTweet(t *testing.T) {
+	m := &Model{Dom: NewHead(4), Neu: NewHead(4)}
+	prep := func(text string) *Text {
+		var x Text
+		toks := Tokens(nil, text)
+		Featurize(&x, toks, Vader{}, DomainOf(text))
+		m.PrepareTweet(&x, text, toks)
+		return &x
+	}
+	m.Dom.Bias = 1 // everything looks like a tweet
+	x := prep("so good")
+	assert.True(t, x.Tweet())
+	assert.Greater(t, len(x.Extra), 5, "cues and char n-grams")
+	long := strings.Repeat("word ", LongWords)
+	x = prep(long)
+	assert.False(t, x.Tweet())
+	assert.Nil(t, x.Extra)
+	m.Dom.Bias = -1 // nothing does
+	x = prep("so good")
+	assert.False(t, x.Tweet())
+	assert.Len(t, x.Extra, 2, "cues only: length and VADER bin")
+	toks := Tokens(nil, "so good")
+	Featurize(x, toks, Vader{}, DomainOf("so good"))
+	assert.Nil(t, x.Extra, "Featurize clears it")
+	assert.False(t, (&Model{}).HasTweet())
 }
 
 func TestIsNeutral(t *testing.T) {

@@ -67,6 +67,15 @@ type Model struct {
 	// the subjectivity head's logit, the polarity logit's strength,
 	// VADER's scores and the text's cues.
 	SubjBlend [NumSubj]float32
+	// Dom tells tweets from other text (reviews, film sentences) by the
+	// word hashes and [TweetCues], and Neu polar from neutral tweets by
+	// those and [CharGrams]. A text that Dom takes for a tweet, P(tweet) ≥ 1/2, is
+	// judged by Neu with its own thresholds: neutral when sigmoid(Neu) <
+	// TauTweet (with BandTweet and, for agreeing VADER sentiment,
+	// KappaTweet as in [IsNeutral]). Without them (Dom.Bits 0) every text
+	// goes the Subj way.
+	Dom, Neu                        Head
+	TauTweet, BandTweet, KappaTweet float64
 }
 
 // Scores are the model's probabilities for one text.
@@ -74,15 +83,24 @@ type Scores struct {
 	PPos    float64 // P(positive | polar)
 	PPolar  float64 // P(polar)
 	Neutral bool    // see [Model.IsNeutral]
+	Tweet   bool    // judged as a tweet (see [Model.Dom])
 }
 
 // Predict scores a featurised text.
 func (m *Model) Predict(t *Text) Scores {
 	zp := m.PolLogit(t)
 	pp := sigmoid(zp)
+	if t.tweet && m.HasTweet() {
+		ps := sigmoid(m.Neu.Logit2(t.Hashes, t.Extra, &t.Dense))
+		return Scores{PPos: pp, PPolar: ps, Tweet: true, Neutral: IsNeutral(pp, ps, t.Dense[0], m.TauTweet, m.BandTweet, m.KappaTweet)}
+	}
 	ps := sigmoid(m.SubjLogit(m.Subj.Logit(t.Hashes, &t.Dense), zp, t))
 	return Scores{PPos: pp, PPolar: ps, Neutral: IsNeutral(pp, ps, t.Dense[0], m.Tau, m.Band, m.Kappa)}
 }
+
+// HasTweet reports whether m has the tweet heads, so that texts are to go
+// through [Model.PrepareTweet].
+func (m *Model) HasTweet() bool { return m.Dom.Bits > 0 }
 
 // IsNeutral is the neutral decision for a text with P(positive | polar)
 // pPos, P(polar) pPolar and VADER compound c: neutral when the text is
@@ -120,13 +138,38 @@ func (m *Model) SubjLogit(zSubj, zPol float64, t *Text) float64 {
 	return z
 }
 
+// Logit2 is [Head.Logit] of the hashes a and b together.
+func (h *Head) Logit2(a, b []uint32, dense *[NumDense]float64) float64 {
+	mask := uint32(len(h.W) - 1)
+	s := 0.0
+	for _, x := range a {
+		s += float64(h.W[x&mask])
+	}
+	for _, x := range b {
+		s += float64(h.W[x&mask])
+	}
+	if n := len(a) + len(b); n > 0 {
+		s /= math.Sqrt(float64(n))
+	}
+	for i, d := range dense {
+		s += float64(h.Dense[i]) * d
+	}
+	return s + float64(h.Bias)
+}
+
 func sigmoid(z float64) float64 { return 1 / (1 + math.Exp(-z)) }
 
-var magic = [4]byte{'S', 'L', 'R', '9'}
+var magic = [4]byte{'S', 'L', 'R', 'A'}
+
+// magicNoTweet marks the format before the tweet heads (read for
+// -pol-from).
+var magicNoTweet = [4]byte{'S', 'L', 'R', '9'}
 
 // Write writes m in the embedded format: gzip of a magic, then per head
-// bits, quantisation scale, int16 weights, dense weights and bias, then Tau,
-// Band, the polarity blend, the subjectivity blend and Kappa.
+// (Pol, Subj, Tok) bits, quantisation scale, int16 weights, dense weights
+// and bias, then Tau, Band, the polarity blend, the subjectivity blend and
+// Kappa, then a flag for the tweet heads and, when set, Dom and Neu as the
+// other heads, TauTweet, BandTweet and KappaTweet.
 func (m *Model) Write(w io.Writer) error {
 	zw, err := gzip.NewWriterLevel(w, gzip.BestCompression)
 	if err != nil {
@@ -140,7 +183,7 @@ func (m *Model) Write(w io.Writer) error {
 		}
 	}
 	put(magic)
-	for _, h := range []*Head{&m.Pol, &m.Subj, &m.Tok} {
+	putHead := func(h *Head) {
 		maxAbs := float32(0)
 		for _, x := range h.W {
 			maxAbs = max(maxAbs, float32(math.Abs(float64(x))))
@@ -159,11 +202,22 @@ func (m *Model) Write(w io.Writer) error {
 		put(h.Dense)
 		put(h.Bias)
 	}
+	for _, h := range []*Head{&m.Pol, &m.Subj, &m.Tok} {
+		putHead(h)
+	}
 	put(m.Tau)
 	put(m.Band)
 	put(m.Blend)
 	put(m.SubjBlend)
 	put(m.Kappa)
+	put(m.HasTweet())
+	if m.HasTweet() {
+		putHead(&m.Dom)
+		putHead(&m.Neu)
+		put(m.TauTweet)
+		put(m.BandTweet)
+		put(m.KappaTweet)
+	}
 	if werr != nil {
 		return werr
 	}
@@ -182,33 +236,36 @@ func Read(r io.Reader) (*Model, error) {
 	if err := binary.Read(zr, le, &got); err != nil {
 		return nil, err
 	}
-	if got != magic {
+	if got != magic && got != magicNoTweet {
 		return nil, errors.New("lr: not a model file")
 	}
-	for _, h := range []*Head{&m.Pol, &m.Subj, &m.Tok} {
+	readHead := func(h *Head) error {
 		var bits uint32
 		var scale float32
 		if err := binary.Read(zr, le, &bits); err != nil {
-			return nil, err
+			return err
 		}
 		if bits == 0 || bits > 24 {
-			return nil, fmt.Errorf("lr: bad head size %d", bits)
+			return fmt.Errorf("lr: bad head size %d", bits)
 		}
 		if err := binary.Read(zr, le, &scale); err != nil {
-			return nil, err
+			return err
 		}
 		q := make([]int16, 1<<bits)
 		if err := binary.Read(zr, le, q); err != nil {
-			return nil, err
+			return err
 		}
 		*h = NewHead(uint(bits))
 		for i, x := range q {
 			h.W[i] = float32(x) * scale
 		}
 		if err := binary.Read(zr, le, &h.Dense); err != nil {
-			return nil, err
+			return err
 		}
-		if err := binary.Read(zr, le, &h.Bias); err != nil {
+		return binary.Read(zr, le, &h.Bias)
+	}
+	for _, h := range []*Head{&m.Pol, &m.Subj, &m.Tok} {
+		if err := readHead(h); err != nil {
 			return nil, err
 		}
 	}
@@ -226,6 +283,28 @@ func Read(r io.Reader) (*Model, error) {
 	}
 	if err := binary.Read(zr, le, &m.Kappa); err != nil {
 		return nil, err
+	}
+	var tweet bool
+	if got == magic {
+		if err := binary.Read(zr, le, &tweet); err != nil {
+			return nil, err
+		}
+	}
+	if tweet {
+		for _, h := range []*Head{&m.Dom, &m.Neu} {
+			if err := readHead(h); err != nil {
+				return nil, err
+			}
+		}
+		if err := binary.Read(zr, le, &m.TauTweet); err != nil {
+			return nil, err
+		}
+		if err := binary.Read(zr, le, &m.BandTweet); err != nil {
+			return nil, err
+		}
+		if err := binary.Read(zr, le, &m.KappaTweet); err != nil {
+			return nil, err
+		}
 	}
 	return &m, nil
 }

@@ -47,6 +47,8 @@ type example struct {
 	zTok   float64    // out-of-fold logit of the SST-only head
 	ntoks  int
 	t      lr.Text
+	tw     []uint32 // what the tweet heads read (see featurizeTweet)
+	twDom  []uint32
 	y      float64 // 1 positive (Pol) or polar (Subj)
 	w      float64 // sample weight
 	label3 string
@@ -87,6 +89,15 @@ func main() {
 	kappaFlag := flag.Float64("kappa", 0.8, "VADER compound from which a text whose polarity agrees with VADER's is never neutral (negative: chosen with the other thresholds; above 1: off)")
 	bandFlag := flag.Float64("band", 0.2, "neutral band (see lr.IsNeutral; negative: chosen with the other thresholds)")
 	tauMid := flag.Bool("tau-mid", true, "take the tau in the middle of the taus within -band-tol of the best (false: the best)")
+	tweet := flag.Bool("tweet", true, "train the tweet heads (Dom, Neu) and TauTweet")
+	tweetS140 := flag.Float64("tweet-s140", 0.2, "sample weight of the Sentiment140 tweets, as polar, in the Neu head's training")
+	neuBits := flag.Uint("neu-bits", 20, "log2 of the Neu head's hashed weights")
+	domBits := flag.Uint("dom-bits", 18, "log2 of the Dom head's hashed weights")
+	tweetS140Words := flag.Bool("tweet-s140-words", true, "use only the Sentiment140 tweets in which VADER finds a sentiment word (|compound| >= 0.05), in the Neu head's training and in the choice of TauTweet: their label came from an emoticon that was removed, and the others may carry no sentiment")
+	tweetBand := flag.Float64("tweet-band", 0.2, "BandTweet: as -band, for texts judged as tweets (negative: chosen with TauTweet)")
+	tweetKappa := flag.Float64("tweet-kappa", 0.8, "KappaTweet: as -kappa, for texts judged as tweets")
+	tweetEpochs := flag.Int("tweet-epochs", 4, "passes over the data of the tweet heads")
+	tweetEta := flag.Float64("tweet-eta", 0.1, "AdaGrad learning rate of the tweet heads")
 	treeFolds := flag.Bool("tree-folds", true, "split the SST records into folds by parse tree, leaving out of each fold's training every n-gram of its held-out records")
 	flag.Parse()
 	if *nFolds < 2 || *nFolds > 8 {
@@ -310,6 +321,10 @@ func main() {
 	log.Printf("tau %.2f band %.2f kappa %.2f (held-out macro-F1: SemEval %.3f on %d, SST %.3f on %d; reviews accuracy %.3f on %d)", m.Tau, m.Band, m.Kappa,
 		macroF1(m, holdout, m.Tau, m.Band, m.Kappa), len(holdout), macroF1(m, holdoutSST, m.Tau, m.Band, m.Kappa), len(holdoutSST),
 		accuracy(m, holdoutRev, m.Tau, m.Band, m.Kappa), len(holdoutRev))
+	if *tweet {
+		trainTweet(m, *data, tweetConfig{neuBits: *neuBits, domBits: *domBits, s140: *tweetS140, s140Words: *tweetS140Words, kappa: *tweetKappa, band: *tweetBand,
+			tol: *bandTol, epochs: *tweetEpochs, eta: *tweetEta, l2: *l2, seed: *seed})
+	}
 	if *out != "" {
 		f, err := os.Create(*out)
 		if err != nil {
