@@ -54,6 +54,31 @@ func TestHybridFactualNeutral(t *testing.T) {
 	}
 }
 
+// Tweets go to the tweet model: everyday posts that carry sentiment are
+// polar, questions and plans that carry none are neutral.
+func TestHybridTweets(t *testing.T) {
+	a := newTestAnalyzer(t, Options{Model: ModelHybrid})
+	tests := []struct {
+		text string
+		want string
+	}{
+		{"omg I love this song sooo much!!! #happy", LabelPositive},
+		{"cant wait for the weekend :)", LabelPositive},
+		{"@user worst customer service ever, still waiting for a refund", LabelNegative},
+		{"ugh my flight got cancelled AGAIN", LabelNegative},
+		{"@user are you going to the game on Saturday?", LabelNeutral},
+		{"Watching the debate tonight at 9pm on CNN", LabelNeutral},
+	}
+	for _, tt := range tests {
+		t.Run(tt.text, func(t *testing.T) {
+			r, err := a.Analyze(t.Context(), tt.text)
+			require.NoError(t, err)
+			checkResult(t, tt.text, r)
+			assert.Equal(t, tt.want, r.Label, "compound %v", r.Compound)
+		})
+	}
+}
+
 func TestHybridLongText(t *testing.T) {
 	a := newTestAnalyzer(t, Options{Model: ModelHybrid})
 	text := ""

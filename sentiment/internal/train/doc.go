@@ -7,9 +7,9 @@
 //	go run ./sentiment/internal/train -data ../shared/data/sentiment/train \
 //	    -out sentiment/internal/lr/weights.bin.gz [-dev ../shared/data/sentiment]
 //
-// The defaults are the settings of the shipped weights (about 35 s and
-// 0.8 GB on two idle cores, 3–4 minutes on a loaded machine; the same
-// flags rebuild the same bytes). Every text is featurised as package
+// The defaults are the settings of the shipped weights (3–4 minutes on
+// two cores shared with other jobs; the same flags rebuild the same
+// bytes, and -pol-from the shipped weights gives the same bytes too). Every text is featurised as package
 // sentiment does at run time: its VADER scores come from lr.VaderOf,
 // which package sentiment sets (VADER with the hybrid's lexicon
 // supplement). What it trains, in order:
