@@ -714,22 +714,34 @@ func TweetCues(dst []uint32, text string, toks []string, compound float64) []uin
 	letters, upper := 0, 0
 	run, last := 0, rune(-1)
 	for _, r := range text {
-		if unicode.IsSpace(r) {
+		var space, letter, up bool
+		if r < utf8.RuneSelf {
+			// ASCII without the unicode tables: this runs on every
+			// short text
+			space = r == ' ' || '\t' <= r && r <= '\r'
+			up = 'A' <= r && r <= 'Z'
+			letter = up || 'a' <= r && r <= 'z'
+		} else {
+			space = unicode.IsSpace(r)
+			letter = unicode.IsLetter(r)
+			up = letter && unicode.IsUpper(r)
+		}
+		if space {
 			if letters >= 2 && upper == letters {
 				caps = true
 			}
 			letters, upper, run, last = 0, 0, 0, -1
 			continue
 		}
-		if unicode.IsLetter(r) {
+		if letter {
 			letters++
-			if unicode.IsUpper(r) {
+			if up {
 				upper++
 			}
 		}
 		if r == last {
 			run++
-			if run == 3 && unicode.IsLetter(r) {
+			if run == 3 && letter {
 				elong = true
 			}
 		} else {
