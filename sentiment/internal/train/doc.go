@@ -109,6 +109,14 @@
 //	-tweet-s140 0 (TauTweet 0.31)          .623         .914   .724  .872  .873   .591
 //	-tweet-s140-words=false (0.49)         .677         .927   .694  .874  .878   .589
 //
+// Seeds of the neutral side (-pol-from the shipped weights -seed N: the
+// subjectivity head, Tau and the tweet heads; the polarity heads stay
+// seed 1's), same columns as the table above:
+//
+//	seed 1 (shipped, tau 0.29, TauTweet 0.49) .828 (.579)  .766 (.684)  .874   .752 (.607)  .583   .915 (.709)
+//	seed 2 (tau 0.27, TauTweet 0.48)          .831 (.579)  .765 (.675)  .878   .754 (.602)  .592   .916 (.706)
+//	seed 3 (tau 0.29, TauTweet 0.49)          .830 (.585)  .763 (.682)  .876   .751 (.601)  .580   .914 (.703)
+//
 // -tweet-s140-words=false (every Sentiment140 tweet as polar, also in
 // the choice) reaches VADER tweets binary 0.927, but makes plain short
 // statements polar ("Water boils at 100 degrees Celsius at sea level.":
