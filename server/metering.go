@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/textanalysis/go-textanalysis/server/access"
@@ -39,8 +40,31 @@ func (s *Server) setGatewayHeaders(w http.ResponseWriter, d access.Decision) {
 	if !d.Metered {
 		remaining, reset = 0, access.NextMonth(s.now())
 	}
-	w.Header().Set("X-Gw-Remaining", strconv.FormatInt(remaining, 10))
-	w.Header().Set("X-Gw-Reset", reset.UTC().Format(time.RFC3339))
+	// Set each with its canonical name, and both values in one array:
+	// every metered answer writes them.
+	vals := make([]string, 2)
+	vals[0], vals[1] = strconv.FormatInt(remaining, 10), resetText(reset)
+	h := w.Header()
+	h["X-Gw-Remaining"], h["X-Gw-Reset"] = vals[0:1:1], vals[1:2:2]
+}
+
+// lastReset is the last X-Gw-Reset written: the same for every request of
+// a month (all but trial keys), so it is formatted once.
+var lastReset atomic.Pointer[formattedTime]
+
+type formattedTime struct {
+	t    time.Time
+	text string
+}
+
+// resetText is t in RFC 3339, UTC.
+func resetText(t time.Time) string {
+	if f := lastReset.Load(); f != nil && f.t.Equal(t) {
+		return f.text
+	}
+	f := &formattedTime{t: t, text: t.UTC().Format(time.RFC3339)}
+	lastReset.Store(f)
+	return f.text
 }
 
 // metered wraps an operation: the key is checked and the request counted

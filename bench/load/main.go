@@ -56,10 +56,10 @@ func main() {
 		log.Fatal(err)
 	}
 
-	metered, stopM := serve(*bin, env, dir, "--rate-scale", "10000")
-	defer stopM()
-	open, stopO := serve(*bin, env, dir, "--no-keys")
-	defer stopO()
+	metered := serve(*bin, env, dir, "--rate-scale", "10000")
+	defer metered.Stop()
+	open := serve(*bin, env, dir, "--no-keys")
+	defer open.Stop()
 
 	fmt.Printf("concurrency %d, %s per operation and mode, store %s", *conc, *dur, storeKind(dbURL))
 	if *rounds > 1 {
@@ -83,6 +83,10 @@ func main() {
 		m, o := median(ms), median(os)
 		fmt.Printf("| %s | %.0f | %s | %s | %.0f | %s | %s | %.2f |\n", tg.name,
 			m.rps, msec(m.p50), msec(m.p99), o.rps, msec(o.p50), msec(o.p99), medianOf(ratios))
+		if m.serverCPU > 0 && o.serverCPU > 0 {
+			fmt.Printf("|  CPU per request, server + load generator: metered %s + %s, unmetered %s + %s |\n",
+				usec(m.serverCPU), usec(m.genCPU), usec(o.serverCPU), usec(o.genCPU))
+		}
 		if *rounds > 1 {
 			fmt.Printf("|  ratios of the rounds: %s |\n", fmtRatios(ratios))
 		}
@@ -105,6 +109,11 @@ func median(rs []result) result {
 		}
 	}
 	out.rps, out.p50, out.p99 = medianOf(rps), medianOf(p50), medianOf(p99)
+	var srv, gen []time.Duration
+	for _, r := range rs {
+		srv, gen = append(srv, r.serverCPU), append(gen, r.genCPU)
+	}
+	out.serverCPU, out.genCPU = medianOf(srv), medianOf(gen)
 	return out
 }
 
@@ -135,16 +144,18 @@ func storeKind(url string) string {
 
 func msec(d time.Duration) string { return fmt.Sprintf("%.2f ms", float64(d.Microseconds())/1000) }
 
+func usec(d time.Duration) string { return fmt.Sprintf("%.1f µs", float64(d.Nanoseconds())/1000) }
+
 // serve starts a server on a free loopback port and waits for it. Two
 // servers run at once: neither serves the admin endpoints, which would
 // both want the default admin port.
-func serve(bin string, env []string, dir string, args ...string) (string, func()) {
+func serve(bin string, env []string, dir string, args ...string) *serveproc.Proc {
 	p, err := serveproc.Start(context.Background(), serveproc.Options{Bin: bin, Env: env, Dir: dir, AdminAddr: "off",
 		Args: append([]string{"--log-level", "warn"}, args...)})
 	if err != nil {
 		log.Fatal(err)
 	}
-	return p.Base, p.Stop
+	return p
 }
 
 type result struct {
@@ -152,10 +163,15 @@ type result struct {
 	p50, p99 time.Duration
 	errors   int
 	statuses map[int]int
+	// serverCPU and genCPU are the CPU time (user and system) per
+	// answered request of the server and of this load generator; 0 where
+	// the system does not tell (see procCPU).
+	serverCPU, genCPU time.Duration
 }
 
 // drive sends requests from conc clients for dur and collects latencies.
-func drive(base, key string, tg target, conc int, dur time.Duration) result {
+func drive(srv *serveproc.Proc, key string, tg target, conc int, dur time.Duration) result {
+	base := srv.Base
 	tr := &http.Transport{MaxIdleConnsPerHost: conc, MaxIdleConns: conc}
 	client := &http.Client{Transport: tr, Timeout: 30 * time.Second}
 	defer tr.CloseIdleConnections()
@@ -169,6 +185,8 @@ func drive(base, key string, tg target, conc int, dur time.Duration) result {
 	var lat []time.Duration
 	res := result{statuses: map[int]int{}}
 	var wg sync.WaitGroup
+	srv0, srvOK := procCPU(srv.Pid())
+	gen0, genOK := selfCPU()
 	start := time.Now()
 	for range conc {
 		wg.Add(1)
@@ -212,6 +230,11 @@ func drive(base, key string, tg target, conc int, dur time.Duration) result {
 	}
 	wg.Wait()
 	elapsed := time.Since(start)
+	srv1, srvOK1 := procCPU(srv.Pid())
+	gen1, genOK1 := selfCPU()
+	if n := time.Duration(len(lat)); n > 0 && srvOK && srvOK1 && genOK && genOK1 {
+		res.serverCPU, res.genCPU = (srv1-srv0)/n, (gen1-gen0)/n
+	}
 	slices.Sort(lat)
 	if len(lat) > 0 {
 		res.p50 = lat[len(lat)/2]

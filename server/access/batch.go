@@ -42,7 +42,14 @@ type meter struct {
 
 	mu    sync.Mutex
 	queue []*ticket
-	busy  bool // a goroutine is committing; it takes the queue next
+	spare []*ticket // the array of the batch in commit, for the next
+	busy  bool      // a goroutine is committing; it takes the queue next
+	// parked says the run goroutine waits on wake for the next request
+	// (busy is then false). It stays up to runIdle between batches, so
+	// that a busy process does not start a goroutine, and grow its stack
+	// to the store's depth, for every batch.
+	parked bool
+	wake   chan struct{}
 	// While a slow store commits, the requests of the batch in commit
 	// cannot join the next one; gather waits for them, up to the last
 	// commit's time (at most maxGather), when the commit took longer
@@ -57,28 +64,34 @@ type meter struct {
 const (
 	slowCommit = 500 * time.Microsecond
 	maxGather  = 2 * time.Millisecond
+	// runIdle is how long the run goroutine waits for a request after
+	// the queue emptied before it ends.
+	runIdle = time.Second
 )
 
-// A ticket is one request's count.
+// A ticket is one request's count. It lives in the request's Admission:
+// one allocation for both.
 type ticket struct {
 	ctx  context.Context
 	take store.Take // N is 1
-	done chan struct{}
-	// Set before done is closed.
+	// done is released once the fields below are set.
+	done  sync.WaitGroup
 	ok    bool
 	count int64
 	err   error
 }
 
 func newMeter(st store.Store, wait time.Duration) *meter {
-	return &meter{st: st, wait: wait}
+	return &meter{st: st, wait: wait, wake: make(chan struct{}, 1)}
 }
 
-// enqueue asks to count one request of an account's period, up to limit,
-// admitted on plan (billing counts Pay as you go apart); the ticket's wait
+// enqueue asks to count t, one request of an account's period, up to
+// limit, admitted on plan (billing counts Pay as you go apart); t's wait
 // says what became of it.
-func (m *meter) enqueue(ctx context.Context, accountID int64, period time.Time, limit int64, plan store.Plan) *ticket {
-	t := &ticket{ctx: ctx, take: store.Take{AccountID: accountID, Period: period, N: 1, Limit: limit, Plan: plan}, done: make(chan struct{})}
+func (m *meter) enqueue(t *ticket, ctx context.Context, accountID int64, period time.Time, limit int64, plan store.Plan) {
+	t.ctx = ctx
+	t.take = store.Take{AccountID: accountID, Period: period, N: 1, Limit: limit, Plan: plan}
+	t.done.Add(1)
 	m.mu.Lock()
 	m.queue = append(m.queue, t)
 	if m.full != nil && len(m.queue) >= m.target {
@@ -87,10 +100,14 @@ func (m *meter) enqueue(ctx context.Context, accountID int64, period time.Time, 
 	}
 	if !m.busy {
 		m.busy = true
-		go m.run()
+		if m.parked {
+			m.parked = false
+			m.wake <- struct{}{} // never blocks: one wake per parking
+		} else {
+			go m.run()
+		}
 	}
 	m.mu.Unlock()
-	return t
 }
 
 // wait returns, as store.Consume does, the count after the request and
@@ -98,13 +115,21 @@ func (m *meter) enqueue(ctx context.Context, accountID int64, period time.Time, 
 // returns when the count is durable, whatever the request's context does:
 // the count may already be in a transaction.
 func (t *ticket) wait() (int64, bool, error) {
-	<-t.done
+	t.done.Wait()
 	return t.count, t.ok, t.err
 }
 
-// run commits batches until the queue is empty. One run goroutine exists
-// at a time; none while nothing is waiting.
+// answer releases the ticket's waiter; t must not be used after it.
+func (t *ticket) answer() {
+	t.done.Done()
+}
+
+// run commits batches while requests come. One run goroutine exists at
+// a time; it parks while the queue is empty and ends after runIdle
+// without a request.
 func (m *meter) run() {
+	idle := time.NewTimer(runIdle)
+	defer idle.Stop()
 	for {
 		m.gather()
 		m.mu.Lock()
@@ -114,16 +139,40 @@ func (m *meter) run() {
 		}
 		m.queue = m.queue[len(batch):]
 		if len(batch) == 0 {
-			m.queue = nil
-			m.busy = false
+			m.queue = m.queue[:0]
+			m.busy, m.parked = false, true
 			m.mu.Unlock()
-			return
+			idle.Reset(runIdle)
+			select {
+			case <-m.wake:
+				continue
+			case <-idle.C:
+			}
+			m.mu.Lock()
+			if m.parked {
+				m.parked = false
+				m.mu.Unlock()
+				return
+			}
+			// A request woke us as the timer fired: its wake is sent.
+			m.mu.Unlock()
+			<-m.wake
+			continue
+		}
+		if len(m.queue) == 0 {
+			// The next batch goes into the array of the last one, whose
+			// tickets are all answered.
+			m.queue, m.spare = m.spare[:0], nil
 		}
 		m.mu.Unlock()
 		start := time.Now()
 		m.commit(batch)
+		clear(batch)
 		m.mu.Lock()
 		m.lastSize, m.lastCommit = len(batch), time.Since(start)
+		if cap(batch) <= 2*MaxBatch {
+			m.spare = batch[:0]
+		}
 		m.mu.Unlock()
 	}
 }
@@ -189,7 +238,7 @@ func (m *meter) commit(batch []*ticket) {
 		if err := t.ctx.Err(); err != nil {
 			// Gone before its count was made: nothing to count.
 			t.err = err
-			close(t.done)
+			t.answer()
 			continue
 		}
 		k := groupKey{t.take.AccountID, t.take.Period.UTC(), t.take.Limit, t.take.Plan}
@@ -228,7 +277,7 @@ func (m *meter) commit(batch []*ticket) {
 			default:
 				t.count = tk.Count
 			}
-			close(t.done)
+			t.answer()
 		}
 	}
 }

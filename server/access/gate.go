@@ -233,7 +233,8 @@ type Admission struct {
 	g      *Gate
 	d      Decision
 	w      window
-	t      *ticket // nil when d is final
+	t      ticket
+	queued bool // false when d is final
 	waited bool
 	err    error
 }
@@ -267,7 +268,8 @@ func (g *Gate) Begin(ctx context.Context, key string) (*Admission, error) {
 		return adm, nil
 	}
 	g.touch(ctx, e)
-	adm.t = g.meter.enqueue(ctx, d.Account.ID, w.start, w.allowance, d.Account.Plan)
+	g.meter.enqueue(&adm.t, ctx, d.Account.ID, w.start, w.allowance, d.Account.Plan)
+	adm.queued = true
 	if g.usedUp(d.Account.ID, w.start, w.allowance) {
 		// Most likely a refusal: decide it before any work is done.
 		adm.Wait()
@@ -278,14 +280,14 @@ func (g *Gate) Begin(ctx context.Context, key string) (*Admission, error) {
 // Final returns the decision when it is known without waiting: a refusal
 // before any count, or a count already waited for.
 func (a *Admission) Final() (Decision, bool) {
-	return a.d, a.t == nil || a.waited
+	return a.d, !a.queued || a.waited
 }
 
 // Wait waits until the request's count is durable and returns the
 // decision: admitted, or refused because the allowance is used up. An
 // error means the store failed. Calling it again returns the same.
 func (a *Admission) Wait() (Decision, error) {
-	if a.t == nil || a.waited {
+	if !a.queued || a.waited {
 		return a.d, a.err
 	}
 	a.waited = true
