@@ -166,7 +166,7 @@ func mainText(doc *html.Node, title string, w *work) (mainResult, error) {
 			row[numBase+k] = float32(p)
 		}
 	}
-	dropT, addT, article := m.Thresholds(probs[0])
+	dropT, addT, article := m.Thresholds(probs)
 	pr := m.StackProbs(rows, fLogChars, fHeading)
 	var parts []string
 	for i, row := range rows {
