@@ -232,6 +232,8 @@ func main() {
 	flag.BoolVar(&typeFilter, "type-filter", false, "with -type-decode: never add a block the rules' single-block filter drops")
 	typeDecodeTypes := flag.String("type-decode-types", "collection,documentation,forum,listing,product,service", "with -type-decode: the predicted types that get their own thresholds")
 	typeDropGrid := flag.String("type-drop-grid", "", "with -type-decode: comma-separated drop thresholds to choose from (empty: -drop only; the add threshold is always chosen)")
+	rdFolds := flag.Bool("readability-folds", false, "fold the readability pages too (their out-of-fold probabilities count in -type-decode's choice, weighted by -type-readability-weight)")
+	rdMu := flag.Float64("type-readability-weight", 1, "with -type-decode and -readability-folds: weight of the readability pages' F1 beside wcxb's in choosing the thresholds")
 	oofCache := flag.String("oof-cache", "", "keep the out-of-fold block probabilities in this file (delete it when features or training flags change)")
 	flag.Parse()
 	log.SetFlags(0)
@@ -391,11 +393,24 @@ func main() {
 		}
 	}
 	edges = makeEdges(all, len(c.Names))
-	oofLoaded := *oofCache != "" && readOOF(*oofCache, &oof) == nil && len(oof) == len(wc)
+	// With -readability-folds the readability pages are folded too (by
+	// index, as the wcxb pages), so that they get out-of-fold
+	// probabilities for choosing the per-type decoding.
+	var rdOOFProbs [][]float64
+	var cached [][]float64
+	oofLoaded := *oofCache != "" && readOOF(*oofCache, &cached) == nil &&
+		(len(cached) == len(wc) && !*rdFolds || len(cached) == len(wc)+len(rd) && *rdFolds)
 	if oofLoaded {
+		oof = cached[:len(wc)]
+		if *rdFolds {
+			rdOOFProbs = cached[len(wc):]
+		}
 		log.Printf("out-of-fold probabilities from %s", *oofCache)
 	}
 	if !*skipCV {
+		if *rdFolds && !oofLoaded {
+			rdOOFProbs = make([][]float64, len(rd))
+		}
 		for k := 0; k < *folds && !oofLoaded; k++ {
 			var train []*page
 			for i, pg := range wc {
@@ -403,17 +418,26 @@ func main() {
 					train = append(train, pg)
 				}
 			}
-			train = append(train, rd...)
+			for i, pg := range rd {
+				if !*rdFolds || i%*folds != k {
+					train = append(train, pg)
+				}
+			}
 			m := fit(build(train), p, c.Names)
 			for i, pg := range wc {
 				if i%*folds == k {
 					oof[i] = probs(m, pg)
 				}
 			}
+			for i, pg := range rd {
+				if *rdFolds && i%*folds == k {
+					rdOOFProbs[i] = probs(m, pg)
+				}
+			}
 			log.Printf("fold %d done", k+1)
 		}
 		if *oofCache != "" && !oofLoaded {
-			if err := writeOOF(*oofCache, oof); err != nil {
+			if err := writeOOF(*oofCache, append(slices.Clone(oof), rdOOFProbs...)); err != nil {
 				log.Fatal(err)
 			}
 		}
@@ -436,7 +460,11 @@ func main() {
 			if err := setTypeDecodeGrid(*typeDecodeTypes, *typeDropGrid, *dropT); err != nil {
 				log.Fatal(err)
 			}
-			typeDrop, typeAdd = chooseTypeDecoding(wc, oof, *folds, *dropT)
+			var rdPages []*page
+			if *rdFolds {
+				rdPages = rd
+			}
+			typeDrop, typeAdd = chooseTypeDecoding(wc, oof, rdPages, rdOOFProbs, *rdMu, *folds, *dropT)
 		}
 		tAdd, artAdd, veto = 0, 0, false
 		rampLo, rampHi, rampDrop = 0, 0, 0

@@ -112,13 +112,15 @@ func typeTextOf(pg *page, pr []float64, drop, add float64) string {
 // typeGrid holds every wcxb page's score under the global decoding (base)
 // and under each grid point (drop, add) of the per-type decoding.
 type typeGrid struct {
-	base []pageScore
-	grid [][]pageScore // page, grid point (drop-major)
-	top  []int
+	base  []pageScore
+	grid  [][]pageScore // page, grid point (drop-major)
+	top   []int
+	group []int   // 0: wcxb, 1: readability
+	mu    float64 // the readability pages' weight in the choice
 }
 
 func newTypeGrid(ps []*page, pr [][]float64, drop float64) *typeGrid {
-	g := &typeGrid{base: make([]pageScore, len(ps)), grid: make([][]pageScore, len(ps)), top: make([]int, len(ps))}
+	g := &typeGrid{base: make([]pageScore, len(ps)), grid: make([][]pageScore, len(ps)), top: make([]int, len(ps)), group: make([]int, len(ps))}
 	saved := typeDecode
 	typeDecode = false
 	defer func() { typeDecode = saved }()
@@ -142,26 +144,31 @@ func newTypeGrid(ps []*page, pr [][]float64, drop float64) *typeGrid {
 }
 
 // choose returns the grid point per type (-1: the global decoding)
-// maximising the F1 of means over the pages in, by two rounds of
-// coordinate ascent over the types.
+// maximising the F1 of means over the pages in (plus mu times that of the
+// second group's pages, when there is one), by two rounds of coordinate
+// ascent over the types.
 func (g *typeGrid) choose(in []bool) []int {
 	sel := make([]int, len(pageTypes))
 	for k := range sel {
 		sel[k] = -1
 	}
 	score := func() float64 {
-		sc := make([]pageScore, 0, len(g.base))
+		var sc [2][]pageScore
 		for i, ok := range in {
 			if !ok {
 				continue
 			}
+			s := g.base[i]
 			if k := g.top[i]; k > 0 && sel[k] >= 0 {
-				sc = append(sc, g.grid[i][sel[k]])
-			} else {
-				sc = append(sc, g.base[i])
+				s = g.grid[i][sel[k]]
 			}
+			sc[g.group[i]] = append(sc[g.group[i]], s)
 		}
-		f, _, _ := f1OfMeans(sc)
+		f, _, _ := f1OfMeans(sc[0])
+		if len(sc[1]) > 0 {
+			f2, _, _ := f1OfMeans(sc[1])
+			f += g.mu * f2
+		}
 		return f
 	}
 	best := score()
@@ -191,14 +198,25 @@ func gridPoint(j int) (drop, add float64) {
 
 // chooseTypeDecoding prints the cross-validated figure of the per-type
 // decoding (the thresholds for each fold chosen on the other folds) and
-// returns the thresholds chosen on all pages.
-func chooseTypeDecoding(ps []*page, pr [][]float64, folds int, drop float64) (drops, adds []float64) {
-	g := newTypeGrid(ps, pr, drop)
+// returns the thresholds chosen on all pages. The readability pages rd
+// (with out-of-fold probabilities rdPr; none: wcxb only) count in the
+// choice with weight mu, folded by index as the wcxb pages.
+func chooseTypeDecoding(wc []*page, pr [][]float64, rd []*page, rdPr [][]float64, mu float64, folds int, drop float64) (drops, adds []float64) {
+	ps := append(slices.Clone(wc), rd...)
+	g := newTypeGrid(ps, append(slices.Clone(pr), rdPr...), drop)
+	g.mu = mu
+	fold := make([]int, len(ps))
+	for i := range ps {
+		fold[i] = i % folds
+		if i >= len(wc) {
+			g.group[i], fold[i] = 1, (i-len(wc))%folds
+		}
+	}
 	cv := make([]pageScore, len(ps))
 	for k := 0; k < folds; k++ {
 		in := make([]bool, len(ps))
 		for i := range ps {
-			in[i] = i%folds != k
+			in[i] = fold[i] != k
 		}
 		sel := g.choose(in)
 		var desc []string
@@ -240,6 +258,10 @@ func chooseTypeDecoding(ps []*page, pr [][]float64, folds int, drop float64) (dr
 func printTypeTable(ps []*page, a, b []pageScore) {
 	types := map[string][]int{}
 	for i, pg := range ps {
+		if pg.Set != "wcxb" {
+			types["("+pg.Set+")"] = append(types["("+pg.Set+")"], i)
+			continue
+		}
 		types["all"] = append(types["all"], i)
 		types[pg.Type] = append(types[pg.Type], i)
 	}
