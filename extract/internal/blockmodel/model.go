@@ -86,6 +86,10 @@ type Model struct {
 	// pages keep the decoding above.
 	TypeDrop []float64 `json:"type_drop,omitempty"`
 	TypeAdd  []float64 `json:"type_add,omitempty"`
+	// TypeRuleChars, when above zero, keeps TypeDrop and TypeAdd to pages
+	// where the hand rules kept fewer characters: where the rules found
+	// a body of their own size, the page keeps the decoding above.
+	TypeRuleChars float64 `json:"type_rule_chars,omitempty"`
 	// Stack, when set, is the second stage: a model over each block's
 	// features and StackNames, whose probability replaces the first
 	// stage's (see StackProbs).
@@ -153,11 +157,12 @@ func (m *Model) flatten() {
 }
 
 // Thresholds returns the decision thresholds on a page whose page-type
-// probabilities (TypeProbs) are probs: drop for the blocks the hand rules
-// kept, add (zero: drop) for those they left out, and whether the page
-// counts as an article.
-func (m *Model) Thresholds(probs []float64) (drop, add float64, article bool) {
-	if len(probs) > 0 {
+// probabilities (TypeProbs) are probs and where the hand rules kept
+// ruleChars characters: drop for the blocks the hand rules kept, add
+// (zero: drop) for those they left out, and whether the page counts as an
+// article.
+func (m *Model) Thresholds(probs []float64, ruleChars float64) (drop, add float64, article bool) {
+	if len(probs) > 0 && (m.TypeRuleChars <= 0 || ruleChars < m.TypeRuleChars) {
 		top := 0
 		for k, p := range probs {
 			if p > probs[top] {

@@ -234,6 +234,7 @@ func main() {
 	typeDropGrid := flag.String("type-drop-grid", "", "with -type-decode: comma-separated drop thresholds to choose from (empty: -drop only; the add threshold is always chosen)")
 	rdFolds := flag.Bool("readability-folds", false, "fold the readability pages too (their out-of-fold probabilities count in -type-decode's choice, weighted by -type-readability-weight)")
 	rdMu := flag.Float64("type-readability-weight", 1, "with -type-decode and -readability-folds: weight of the readability pages' F1 beside wcxb's in choosing the thresholds")
+	flag.Float64Var(&typeRuleChars, "type-rule-chars", 0, "with -type-decode: per-type thresholds only on pages where the rules kept fewer characters (0: all pages)")
 	oofCache := flag.String("oof-cache", "", "keep the out-of-fold block probabilities in this file (delete it when features or training flags change)")
 	flag.Parse()
 	log.SetFlags(0)
@@ -478,7 +479,7 @@ func main() {
 	m.ArticleVetoDropped = *vetoDroppedF
 	m.ArticleTauHi, m.NonArticleDrop = *artTauHiF, *nonArtDropF
 	if *typeDecodeF && typeDrop != nil {
-		m.TypeDrop, m.TypeAdd = typeDrop, typeAdd
+		m.TypeDrop, m.TypeAdd, m.TypeRuleChars = typeDrop, typeAdd, typeRuleChars
 	}
 	if m.Threshold == 0 {
 		m.Threshold = 0.5
@@ -488,7 +489,7 @@ func main() {
 	m.Note += fmt.Sprintf("; decoding -drop %.2f -add %.2f -article-tau %.2f -article-tau-hi %.2f -article-add %.2f -non-article-drop %.2f -veto=%v -veto-dropped=%v; -types-readability=%v",
 		*dropT, *addT, *artTauF, *artTauHiF, *artAddF, *nonArtDropF, *vetoF, *vetoDroppedF, *typesRd)
 	if *typeDecodeF && typeDrop != nil {
-		m.Note += fmt.Sprintf("; -type-decode (types %s, drop grid %q): per predicted type drop %v add %v", *typeDecodeTypes, *typeDropGrid, typeDrop, typeAdd)
+		m.Note += fmt.Sprintf("; -type-decode (types %s, drop grid %q, -type-rule-chars %g): per predicted type drop %v add %v", *typeDecodeTypes, *typeDropGrid, typeRuleChars, typeDrop, typeAdd)
 	}
 	if *grid {
 		sh, tr := c.Sets["scrapinghub"], c.Sets["trafilatura"]

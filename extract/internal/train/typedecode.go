@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/gob"
 	"fmt"
+	"math"
 	"os"
 	"slices"
 	"strings"
@@ -31,6 +32,20 @@ var (
 // the rules dropped for a boilerplate class or furniture element;
 // typeFilter those the rules' single-block filter drops.
 var typeVetoDropped, typeFilter bool
+
+// typeRuleChars, when above zero, keeps the per-type thresholds to pages
+// where the rules kept fewer characters: where they found an article body
+// of their own size, the page keeps the global decoding.
+var typeRuleChars float64
+
+// ruleChars is the number of characters in the blocks the rules kept.
+func ruleChars(pg *page) float64 {
+	if len(pg.X) == 0 {
+		return 0
+	}
+	x := pg.X[0]
+	return math.Expm1(float64(x[idxPageLog])) * float64(x[idxPageRule])
+}
 
 // typeDecodeDrops and typeDecodeAdds are the grid the choice runs over
 // (setTypeDecodeGrid); an add threshold of 2 takes in no block the rules
@@ -83,6 +98,9 @@ func typeThresholds(pg *page) (drop, add float64, ok bool) {
 		return 0, 0, false
 	}
 	k := topType(pg)
+	if typeRuleChars > 0 && ruleChars(pg) >= typeRuleChars {
+		return 0, 0, false
+	}
 	if k <= 0 || k >= len(typeDrop) || typeDrop[k] == 0 && typeAdd[k] == 0 {
 		return 0, 0, false
 	}
@@ -129,6 +147,9 @@ func newTypeGrid(ps []*page, pr [][]float64, drop float64) *typeGrid {
 		gold := shingles(tokenize(pg.Gold), 4)
 		g.base[i] = shingleScore(gold, chosenText(pg, pr[i], drop))
 		g.top[i] = topType(pg)
+		if typeRuleChars > 0 && ruleChars(pg) >= typeRuleChars {
+			g.top[i] = 0
+		}
 		if g.top[i] <= 0 {
 			return
 		}
