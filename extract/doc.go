@@ -43,7 +43,9 @@
 // and of the page (its likely type; its share of text in code, tables,
 // lists, forms and repeated cards; its headings). It keeps the rules'
 // blocks unless it is confident they are not content, and adds blocks the
-// rules left out when it is confident enough, more so on article pages. The
+// rules left out when it is confident enough, more so on article pages;
+// on a page it takes for another type where the rules found little text
+// (under 500 characters), by thresholds chosen for that type. The
 // model was trained by extract/internal/train on the WCXB benchmark's
 // development pages (Web Content eXtraction Benchmark, CC-BY-4.0, (c)
 // 2026 Murrough Foley,

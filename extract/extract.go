@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"math"
 	"strings"
 
 	"github.com/textanalysis/go-textanalysis/extract/internal/blockmodel"
@@ -166,7 +167,10 @@ func mainText(doc *html.Node, title string, w *work) (mainResult, error) {
 			row[numBase+k] = float32(p)
 		}
 	}
-	dropT, addT, article := m.Thresholds(probs[0])
+	// The characters the rules kept, as the trainer computes them from the
+	// page features.
+	ruleChars := math.Expm1(float64(rows[0][fPageLog])) * float64(rows[0][fPageRule])
+	dropT, addT, article := m.Thresholds(probs, ruleChars)
 	pr := m.StackProbs(rows, fLogChars, fHeading)
 	var parts []string
 	for i, row := range rows {

@@ -102,6 +102,7 @@ var (
 	fWindow10      = featureIndex("rule_window10")
 	fInTop         = featureIndex("in_top")
 	fPageRule      = featureIndex("page_rule_share")
+	fPageLog       = featureIndex("page_log_chars")
 )
 
 func featureIndex(name string) int {

@@ -79,6 +79,17 @@ type Model struct {
 	// way.
 	ArticleTauHi   float64 `json:"article_tau_hi,omitempty"`
 	NonArticleDrop float64 `json:"non_article_drop,omitempty"`
+	// TypeDrop and TypeAdd, when set for a type (Types order; zero: not
+	// set), replace the thresholds above on a page whose most likely type
+	// it is: TypeDrop for the blocks the rules kept, TypeAdd for those
+	// they left out. They are never set for article, so that article
+	// pages keep the decoding above.
+	TypeDrop []float64 `json:"type_drop,omitempty"`
+	TypeAdd  []float64 `json:"type_add,omitempty"`
+	// TypeRuleChars, when above zero, keeps TypeDrop and TypeAdd to pages
+	// where the hand rules kept fewer characters: where the rules found
+	// a body of their own size, the page keeps the decoding above.
+	TypeRuleChars float64 `json:"type_rule_chars,omitempty"`
 	// Stack, when set, is the second stage: a model over each block's
 	// features and StackNames, whose probability replaces the first
 	// stage's (see StackProbs).
@@ -145,11 +156,27 @@ func (m *Model) flatten() {
 	}
 }
 
-// Thresholds returns the decision thresholds on a page whose article
-// probability is pArticle: drop for the blocks the hand rules kept, add
+// Thresholds returns the decision thresholds on a page whose page-type
+// probabilities (TypeProbs) are probs and where the hand rules kept
+// ruleChars characters: drop for the blocks the hand rules kept, add
 // (zero: drop) for those they left out, and whether the page counts as an
 // article.
-func (m *Model) Thresholds(pArticle float64) (drop, add float64, article bool) {
+func (m *Model) Thresholds(probs []float64, ruleChars float64) (drop, add float64, article bool) {
+	if len(probs) > 0 && (m.TypeRuleChars <= 0 || ruleChars < m.TypeRuleChars) {
+		top := 0
+		for k, p := range probs {
+			if p > probs[top] {
+				top = k
+			}
+		}
+		if top > 0 && top < len(m.TypeDrop) && top < len(m.TypeAdd) && (m.TypeDrop[top] > 0 || m.TypeAdd[top] > 0) {
+			return m.TypeDrop[top], m.TypeAdd[top], false
+		}
+	}
+	var pArticle float64
+	if len(probs) > 0 {
+		pArticle = probs[0]
+	}
 	drop, add = m.Threshold, m.AddThreshold
 	if m.ArticleAdd <= 0 {
 		return drop, add, false
@@ -212,6 +239,9 @@ func (m *Model) Check(features []string) error {
 	}
 	if len(m.Types) > 0 && !slices.Equal(m.Types, PageTypes) {
 		return fmt.Errorf("blockmodel: page types %v, want %v", m.Types, PageTypes)
+	}
+	if m.TypeDrop != nil && len(m.TypeDrop) != len(m.Types) || m.TypeAdd != nil && len(m.TypeAdd) != len(m.Types) {
+		return fmt.Errorf("blockmodel: %d page types, %d per-type drop and %d add thresholds", len(m.Types), len(m.TypeDrop), len(m.TypeAdd))
 	}
 	for _, tm := range m.TypeModels {
 		if err := checkTrees(tm.Trees, 2*len(features)); err != nil {

@@ -64,7 +64,38 @@ func TestThresholds(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			drop, add, article := tt.m.Thresholds(tt.p)
+			drop, add, article := tt.m.Thresholds([]float64{tt.p, 1 - tt.p}, 0)
+			assert.InDelta(t, tt.drop, drop, 1e-9)
+			assert.InDelta(t, tt.add, add, 1e-9)
+			assert.Equal(t, tt.article, article)
+		})
+	}
+}
+
+// A page whose most likely type has thresholds of its own gets them,
+// unless the rules kept TypeRuleChars or more; an article page, or one
+// whose type has none, keeps the article gate.
+func TestThresholdsByType(t *testing.T) {
+	m := Model{Threshold: 0.4, AddThreshold: 0.3, ArticleTau: 0.12, ArticleAdd: 0.8,
+		Types: []string{"article", "forum", "listing"}, TypeDrop: []float64{0, 0.35, 0}, TypeAdd: []float64{0, 0.5, 0},
+		TypeRuleChars: 500}
+	tests := []struct {
+		name      string
+		probs     []float64
+		ruleChars float64
+		drop, add float64
+		article   bool
+	}{
+		{"article", []float64{0.6, 0.3, 0.1}, 100, 0.4, 0.8, true},
+		{"forum", []float64{0.3, 0.6, 0.1}, 100, 0.35, 0.5, false},
+		{"forum where the rules found a body", []float64{0.3, 0.6, 0.1}, 500, 0.4, 0.8, true},
+		{"listing, no thresholds of its own", []float64{0.3, 0.1, 0.6}, 100, 0.4, 0.8, true},
+		{"listing, not article-like", []float64{0.05, 0.1, 0.85}, 100, 0.4, 0.3, false},
+		{"no page types", nil, 100, 0.4, 0.3, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			drop, add, article := m.Thresholds(tt.probs, tt.ruleChars)
 			assert.InDelta(t, tt.drop, drop, 1e-9)
 			assert.InDelta(t, tt.add, add, 1e-9)
 			assert.Equal(t, tt.article, article)

@@ -227,6 +227,15 @@ func main() {
 	stackTrees := flag.Int("stack-trees", 100, "with -stack: the second stage's trees")
 	stackInner := flag.Int("stack-inner", 4, "with -stack: inner cross-validation folds (over each outer fold's training pages)")
 	diag := flag.String("diag", "", "print, for the pages of this set, the blocks where the model and the rules disagree")
+	typeDecodeF := flag.Bool("type-decode", false, "choose thresholds per predicted page type (typedecode.go) and ship them")
+	flag.BoolVar(&typeVetoDropped, "type-veto-dropped", false, "with -type-decode: never add a block the rules dropped for its class or element")
+	flag.BoolVar(&typeFilter, "type-filter", false, "with -type-decode: never add a block the rules' single-block filter drops")
+	typeDecodeTypes := flag.String("type-decode-types", "collection,documentation,forum,listing,product,service", "with -type-decode: the predicted types that get their own thresholds")
+	typeDropGrid := flag.String("type-drop-grid", "", "with -type-decode: comma-separated drop thresholds to choose from (empty: -drop only; the add threshold is always chosen)")
+	rdFolds := flag.Bool("readability-folds", false, "fold the readability pages too (their out-of-fold probabilities count in -type-decode's choice, weighted by -type-readability-weight)")
+	rdMu := flag.Float64("type-readability-weight", 1, "with -type-decode and -readability-folds: weight of the readability pages' F1 beside wcxb's in choosing the thresholds")
+	flag.Float64Var(&typeRuleChars, "type-rule-chars", 0, "with -type-decode: per-type thresholds only on pages where the rules kept fewer characters (0: all pages)")
+	oofCache := flag.String("oof-cache", "", "keep the out-of-fold block probabilities in this file (delete it when features or training flags change)")
 	flag.Parse()
 	log.SetFlags(0)
 
@@ -385,22 +394,53 @@ func main() {
 		}
 	}
 	edges = makeEdges(all, len(c.Names))
+	// With -readability-folds the readability pages are folded too (by
+	// index, as the wcxb pages), so that they get out-of-fold
+	// probabilities for choosing the per-type decoding.
+	var rdOOFProbs [][]float64
+	var cached [][]float64
+	oofLoaded := *oofCache != "" && readOOF(*oofCache, &cached) == nil &&
+		(len(cached) == len(wc) && !*rdFolds || len(cached) == len(wc)+len(rd) && *rdFolds)
+	if oofLoaded {
+		oof = cached[:len(wc)]
+		if *rdFolds {
+			rdOOFProbs = cached[len(wc):]
+		}
+		log.Printf("out-of-fold probabilities from %s", *oofCache)
+	}
 	if !*skipCV {
-		for k := 0; k < *folds; k++ {
+		if *rdFolds && !oofLoaded {
+			rdOOFProbs = make([][]float64, len(rd))
+		}
+		for k := 0; k < *folds && !oofLoaded; k++ {
 			var train []*page
 			for i, pg := range wc {
 				if i%*folds != k {
 					train = append(train, pg)
 				}
 			}
-			train = append(train, rd...)
+			for i, pg := range rd {
+				if !*rdFolds || i%*folds != k {
+					train = append(train, pg)
+				}
+			}
 			m := fit(build(train), p, c.Names)
 			for i, pg := range wc {
 				if i%*folds == k {
 					oof[i] = probs(m, pg)
 				}
 			}
+			for i, pg := range rd {
+				if *rdFolds && i%*folds == k {
+					rdOOFProbs[i] = probs(m, pg)
+				}
+			}
 			log.Printf("fold %d done", k+1)
+		}
+		if *oofCache != "" && !oofLoaded {
+			if err := writeOOF(*oofCache, append(slices.Clone(oof), rdOOFProbs...)); err != nil {
+				log.Fatal(err)
+			}
 		}
 		best, bestF := 0.5, -1.0
 		for t := 0.2; t <= 0.71; t += 0.05 {
@@ -417,6 +457,16 @@ func main() {
 		fmt.Printf("cross-validated (%d folds by page) on wcxb, as configured (drop %.2f add %.2f article-tau %.2f article-add %.2f veto %v):\n",
 			*folds, *dropT, *addT, *artTauF, *artAddF, *vetoF)
 		report(wc, oof, *dropT)
+		if *typeDecodeF {
+			if err := setTypeDecodeGrid(*typeDecodeTypes, *typeDropGrid, *dropT); err != nil {
+				log.Fatal(err)
+			}
+			var rdPages []*page
+			if *rdFolds {
+				rdPages = rd
+			}
+			typeDrop, typeAdd = chooseTypeDecoding(wc, oof, rdPages, rdOOFProbs, *rdMu, *folds, *dropT)
+		}
 		tAdd, artAdd, veto = 0, 0, false
 		rampLo, rampHi, rampDrop = 0, 0, 0
 		p.threshold = best
@@ -428,6 +478,9 @@ func main() {
 	m.Threshold, m.AddThreshold, m.ArticleTau, m.ArticleAdd, m.AddVeto = *dropT, *addT, *artTauF, *artAddF, *vetoF
 	m.ArticleVetoDropped = *vetoDroppedF
 	m.ArticleTauHi, m.NonArticleDrop = *artTauHiF, *nonArtDropF
+	if *typeDecodeF && typeDrop != nil {
+		m.TypeDrop, m.TypeAdd, m.TypeRuleChars = typeDrop, typeAdd, typeRuleChars
+	}
 	if m.Threshold == 0 {
 		m.Threshold = 0.5
 	}
@@ -435,6 +488,9 @@ func main() {
 		len(wc), len(rd), *rweight, p.trees, p.depth, p.lr, p.subsample, p.seed, *folds)
 	m.Note += fmt.Sprintf("; decoding -drop %.2f -add %.2f -article-tau %.2f -article-tau-hi %.2f -article-add %.2f -non-article-drop %.2f -veto=%v -veto-dropped=%v; -types-readability=%v",
 		*dropT, *addT, *artTauF, *artTauHiF, *artAddF, *nonArtDropF, *vetoF, *vetoDroppedF, *typesRd)
+	if *typeDecodeF && typeDrop != nil {
+		m.Note += fmt.Sprintf("; -type-decode (types %s, drop grid %q, -type-rule-chars %g): per predicted type drop %v add %v", *typeDecodeTypes, *typeDropGrid, typeRuleChars, typeDrop, typeAdd)
+	}
 	if *grid {
 		sh, tr := c.Sets["scrapinghub"], c.Sets["trafilatura"]
 		shp := make([][]float64, len(sh))
@@ -490,6 +546,7 @@ func main() {
 	}
 	tAdd, artTau, artAdd, veto, vetoDropped = *addT, *artTauF, *artAddF, *vetoF, *vetoDroppedF
 	rampLo, rampHi, rampDrop = *artTauF, *artTauHiF, *nonArtDropF
+	typeDecode = *typeDecodeF && typeDrop != nil
 	if *stackF && !*skipCV {
 		sp := p
 		sp.trees = *stackTrees
@@ -519,7 +576,13 @@ func main() {
 		for i, pg := range ps {
 			pr[i] = probs(m, pg)
 		}
-		fmt.Printf("check set %s (final model, as configured):\n", s)
+		nonArt := map[string]int{}
+		for _, pg := range ps {
+			if k := topType(pg); k > 0 {
+				nonArt[pageTypes[k]]++
+			}
+		}
+		fmt.Printf("check set %s (final model, as configured; predicted not article: %v):\n", s, nonArt)
 		report(ps, pr, m.Threshold)
 	}
 	if *diag != "" {
@@ -670,6 +733,9 @@ func gated(pg *page) bool {
 }
 
 func chosenText(pg *page, pr []float64, t float64) string {
+	if d, a, ok := typeThresholds(pg); ok {
+		return typeTextOf(pg, pr, d, a)
+	}
 	var parts []string
 	if artAdd >= 2 && artProb[pg] >= artTau {
 		for i := range pr {
@@ -800,8 +866,8 @@ func diagnose(ps []*page, m *blockmodel.Model) {
 // dumpAdds and dumpDrops are the thresholds -dump scores every page
 // under (an add threshold of 2: no block the rules left out).
 var (
-	dumpAdds  = []float64{0.3, 0.35, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 2}
-	dumpDrops = []float64{0.3, 0.35, 0.4, 0.5}
+	dumpAdds  = []float64{0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5, 0.6, 0.7, 0.8, 0.9, 2}
+	dumpDrops = []float64{0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5}
 )
 
 // dumpProbs are the block probabilities the dumps report: out-of-fold on
