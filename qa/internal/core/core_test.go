@@ -87,9 +87,10 @@ func TestNewDocSentences(t *testing.T) {
 	assert.Equal(t, []string{"The Harbour Light", "It stands on a spur.", "It was lit in 1871.", "History", "The keeper retired."}, sents)
 }
 
-// Words joined by an em dash are tokens of their own, with offsets into
-// the caller's text; en dashes keep names and ranges whole.
-func TestNewDocDashes(t *testing.T) {
+// Words joined by an em dash, footnote marks, currency signs and "~"
+// before a number are tokens of their own, with offsets into the caller's
+// text; en dashes keep names and ranges whole.
+func TestNewDocSymbols(t *testing.T) {
 	tests := []struct {
 		name, text string
 		want       []string
@@ -100,6 +101,10 @@ func TestNewDocDashes(t *testing.T) {
 			[]string{"The", "Miller–Rabin", "test", "ran", "in", "1914–1918", "."}},
 		{"spaced em dash", "A bridge — the first — opened.",
 			[]string{"A", "bridge", "—", "the", "first", "—", "opened", "."}},
+		{"footnote", "It is triplet oxygen.[b] It binds.",
+			[]string{"It", "is", "triplet", "oxygen", ".", "[", "b", "]", "It", "binds", "."}},
+		{"currency and about", "Pay rose from £20,427 to €53,423 (~74,000).",
+			[]string{"Pay", "rose", "from", "£", "20,427", "to", "€", "53,423", "(", "~", "74,000", ")", "."}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -92,9 +92,20 @@ func NewDoc(text string, base int) (*Doc, error) {
 			}
 		}
 		lineToks++
+		// The tagger guesses at the symbols spaceDashes splits off
+		// ("—" as NNP, "[" as a verb); they get their Penn Treebank tags.
 		tag := nt.Tag
-		if nt.Text == "—" {
-			tag = ":" // as the Penn Treebank tags a dash; the tagger says NNP
+		switch nt.Text {
+		case "—":
+			tag = ":"
+		case "[":
+			tag = "("
+		case "]":
+			tag = ")"
+		case "£", "€":
+			tag = "$"
+		case "~":
+			tag = "SYM"
 		}
 		t := MakeTok(nt.Text, tag)
 		t.Start, t.End = nt.Start+base, nt.End+base
@@ -129,16 +140,27 @@ func NewDoc(text string, base int) (*Doc, error) {
 	return d, nil
 }
 
-// spaceDashes puts spaces around the em dashes the tagger keeps inside a
-// token ("Dyrrachium—one"), so that the words on either side can be
-// answers. En dashes stay: they join names ("Miller–Rabin test") and
-// ranges ("1914–1918") that answers keep whole. orig maps each
+// spaceDashes puts spaces around the symbols the tagger keeps inside a
+// token, so that the words on either side can be answers: an em dash
+// between words ("Dyrrachium—one"), a footnote mark ("oxygen.[b]"), and a
+// currency sign or "~" before a number ("£20,427", "~74,000"; "$" is split
+// by the tagger already). En dashes stay: they join names and ranges that
+// answers keep whole ("Miller–Rabin test", "1914–1918"). orig maps each
 // code point of the spaced text to its place in text; it is nil when
 // nothing changed.
 func spaceDashes(text string) (spaced string, orig []int) {
 	rs := []rune(text)
 	split := func(i int) bool {
-		return rs[i] == '—' && i > 0 && i+1 < len(rs) && !unicode.IsSpace(rs[i-1]) && !unicode.IsSpace(rs[i+1])
+		if i+1 >= len(rs) {
+			return false
+		}
+		switch rs[i] {
+		case '—', '[':
+			return i > 0 && !unicode.IsSpace(rs[i-1]) && !unicode.IsSpace(rs[i+1])
+		case '~', '£', '€':
+			return unicode.IsDigit(rs[i+1])
+		}
+		return false
 	}
 	n := 0
 	for i := range rs {
