@@ -159,6 +159,7 @@ func FuzzAnswer(f *testing.F) {
 	f.Add("Who met Alan?", "Ada met “Alan” in\nLondon on 3 May 1833.")
 	f.Add("How many?", "$100 (approx.) U.S. e-mail: a@b.co :-) 12% of 3,000 people")
 	f.Add("what", "\xff\xfe ééé \n\n\n (((")
+	f.Add("What was the base called?", "Dyrrachium—one of the bases—fell.—\n—x—\u0301—e\u0301——")
 	r := testReader(f, Options{Threshold: -1})
 	f.Fuzz(func(t *testing.T, question, text string) {
 		a, err := r.Answer(t.Context(), question, text)
@@ -280,6 +281,9 @@ func TestAnswerClasses(t *testing.T) {
 			"The pest spread quickly in the 1980s. It was brought under control by introducing a predator from Asia.", "introducing a predator from Asia"},
 		{"what country: a country", "What country did the army invade in 1169?",
 			"In 1169 the army landed at Bannow Bay and invaded Ireland with a small force.", "Ireland"},
+		// An em dash between words ends the answer.
+		{"em dash", "Who led the army?",
+			"The army—led by Anna Berg—crossed the river in 1812.", "Anna Berg"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

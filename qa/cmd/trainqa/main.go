@@ -83,8 +83,9 @@ func main() {
 	explainC := flag.String("context", "", "text file for -explain")
 	analyzeN := flag.Int("analyze", -1, "with -dev: print the misses of the model at -out by question type and class (no candidate, wrong sentence, wrong span) with this many examples of each, and exit")
 	flag.Float64Var(&spanLoss, "spanloss", 0, "weight of a second loss: the softmax over the candidates of the gold answer's sentence only (a span ranker inside the right sentence)")
-	holdout := flag.Int("holdout", 0, "hold every Nth training article out of training and score it like -dev, to choose settings without the dev file (0: none)")
+	holdout := flag.Int("holdout", 0, "hold every Nth article of the first -train file out of training and score it like -dev, to choose settings without the dev file (0: none)")
 	analyzeShow := flag.String("analyze-types", "why,how", "question types whose misses -analyze shows")
+	evalOnly := flag.Bool("evalonly", false, "score the model at -out on -dev (and write -dump) and the -holdout articles, and exit")
 	flag.Parse()
 	if *explainQ != "" {
 		if err := explain(os.Stdout, *out, *explainQ, *explainC); err != nil {
@@ -104,12 +105,15 @@ func main() {
 		analyze(os.Stdout, m, prepare(s, m), *analyzeN, *analyzeShow)
 		return
 	}
-	if *trainPath == "" {
+	if *trainPath == "" && !*evalOnly {
 		log.Fatal("trainqa: -train is required")
 	}
 	m := core.NewModel()
 	var trainSets []*squad
 	for _, p := range strings.Split(*trainPath, ",") {
+		if p == "" {
+			continue
+		}
 		s, err := load(p)
 		if err != nil {
 			log.Fatalf("trainqa: %v", err)
@@ -117,9 +121,11 @@ func main() {
 		trainSets = append(trainSets, s)
 	}
 	var held *squad
-	if *holdout > 0 {
+	if *holdout > 0 && len(trainSets) > 0 {
 		held = &squad{}
-		for _, s := range trainSets {
+		// Only the first file is split, so that held-out figures stay
+		// comparable when more files are added.
+		for _, s := range trainSets[:1] {
 			k := 0
 			for i, a := range s.Data {
 				if i%*holdout == *holdout-1 {
@@ -132,12 +138,19 @@ func main() {
 			s.Data = s.Data[:k]
 		}
 	}
-	buildIDF(m, trainSets, *minDF)
 	var train []*example
-	for _, s := range trainSets {
-		train = append(train, prepare(s, m)...)
+	if *evalOnly {
+		var err error
+		if m, err = readModel(*out); err != nil {
+			log.Fatalf("trainqa: %v", err)
+		}
+	} else {
+		buildIDF(m, trainSets, *minDF)
+		for _, s := range trainSets {
+			train = append(train, prepare(s, m)...)
+		}
+		log.Printf("train: %d questions; candidate ceiling %s", len(train), ceiling(train))
 	}
-	log.Printf("train: %d questions; candidate ceiling %s", len(train), ceiling(train))
 	var dev []*example
 	if held != nil {
 		heldOut = prepare(held, m)
@@ -152,6 +165,21 @@ func main() {
 		log.Printf("dev: %d questions; candidate ceiling %s", len(dev), ceiling(dev))
 	}
 
+	if *evalOnly {
+		if heldOut != nil {
+			em, f1 := evaluate(m, heldOut)
+			log.Printf("held out EM %.2f F1 %.2f", em, f1)
+		}
+		if dev != nil {
+			dropEchoes = true
+			em, f1 := evaluate(m, dev)
+			log.Printf("dev (without echoes) EM %.2f F1 %.2f", em, f1)
+			if *dump != "" {
+				writeDump(*dump, m, dev)
+			}
+		}
+		return
+	}
 	if *minCount > 1 {
 		countFeatures(m, train, *minCount)
 	}
@@ -196,31 +224,40 @@ func main() {
 	}
 	save(m, out)
 	if *dump != "" && dev != nil {
-		f, err := os.Create(*dump)
-		if err != nil {
-			log.Fatalf("trainqa: %v", err)
+		writeDump(*dump, m, dev)
+	}
+}
+
+// writeDump writes, for each dev question, whether the reader's answer
+// (echoes dropped, as package qa does) is exact, its score, the question
+// and the answers, one line each.
+func writeDump(path string, m *core.Model, dev []*example) {
+	f, err := os.Create(path)
+	if err != nil {
+		log.Fatalf("trainqa: %v", err)
+	}
+	for _, ex := range dev {
+		c := core.NewCtx(ex.p.doc, ex.q, m.Weight)
+		ss, _ := m.Rank(context.Background(), c, ex.p.cands)
+		best, sc, ok := core.Best(ex.p.doc, core.DropEchoes(ex.p.doc, ex.q, ss))
+		pred := ""
+		if ok {
+			pred = spanText(ex.p, best.Cand)
 		}
-		for _, ex := range dev {
-			c := core.NewCtx(ex.p.doc, ex.q, m.Weight)
-			ss, _ := m.Rank(context.Background(), c, ex.p.cands)
-			best, sc, ok := core.Best(ex.p.doc, ss)
-			pred := ""
-			if ok {
-				pred = spanText(ex.p, best.Cand)
+		em := 0
+		for _, g := range ex.gold {
+			if normalize(pred) == g {
+				em = 1
 			}
-			em := 0
-			for _, g := range ex.gold {
-				if normalize(pred) == g {
-					em = 1
-				}
-			}
-			var qs []string
-			for _, t := range ex.q.Toks {
-				qs = append(qs, t.Text)
-			}
-			fmt.Fprintf(f, "%d\t%.3f\t%s\t%s\t%s\t%s\t%s\n", em, sc, ex.q.Wh, ex.q.Head, strings.Join(qs, " "), pred, strings.Join(ex.gold, " | "))
 		}
-		f.Close()
+		var qs []string
+		for _, t := range ex.q.Toks {
+			qs = append(qs, t.Text)
+		}
+		fmt.Fprintf(f, "%d\t%.3f\t%s\t%s\t%s\t%s\t%s\n", em, sc, ex.q.Wh, ex.q.Head, strings.Join(qs, " "), pred, strings.Join(ex.gold, " | "))
+	}
+	if err := f.Close(); err != nil {
+		log.Fatalf("trainqa: %v", err)
 	}
 }
 

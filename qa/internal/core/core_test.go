@@ -87,6 +87,40 @@ func TestNewDocSentences(t *testing.T) {
 	assert.Equal(t, []string{"The Harbour Light", "It stands on a spur.", "It was lit in 1871.", "History", "The keeper retired."}, sents)
 }
 
+// Words joined by an em dash, footnote marks, currency signs and "~"
+// before a number are tokens of their own, with offsets into the caller's
+// text; en dashes keep names and ranges whole.
+func TestNewDocSymbols(t *testing.T) {
+	tests := []struct {
+		name, text string
+		want       []string
+	}{
+		{"em dash", "Later, Dyrrachium—one of the bases—fell.",
+			[]string{"Later", ",", "Dyrrachium", "—", "one", "of", "the", "bases", "—", "fell", "."}},
+		{"en dash", "The Miller–Rabin test ran in 1914–1918.",
+			[]string{"The", "Miller–Rabin", "test", "ran", "in", "1914–1918", "."}},
+		{"spaced em dash", "A bridge — the first — opened.",
+			[]string{"A", "bridge", "—", "the", "first", "—", "opened", "."}},
+		{"footnote", "It is triplet oxygen.[b] It binds.",
+			[]string{"It", "is", "triplet", "oxygen", ".", "[", "b", "]", "It", "binds", "."}},
+		{"currency and about", "Pay rose from £20,427 to €53,423 (~74,000).",
+			[]string{"Pay", "rose", "from", "£", "20,427", "to", "€", "53,423", "(", "~", "74,000", ")", "."}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			d, err := NewDoc(tt.text, 5)
+			require.NoError(t, err)
+			rs := []rune(tt.text)
+			var got []string
+			for _, tok := range d.Toks {
+				assert.Equal(t, tok.Text, string(rs[tok.Start-5:tok.End-5]))
+				got = append(got, tok.Text)
+			}
+			assert.Equal(t, tt.want, got)
+		})
+	}
+}
+
 func TestQuestion(t *testing.T) {
 	tests := []struct {
 		q        string

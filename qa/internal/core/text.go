@@ -43,13 +43,22 @@ type Doc struct {
 // NewDoc tags text and splits it into sentences. base is added to every
 // offset, so a passage of a longer text keeps the offsets of the whole.
 func NewDoc(text string, base int) (*Doc, error) {
-	ntoks, err := nlp.Tag(text)
+	spaced, orig := spaceDashes(text)
+	ntoks, err := nlp.Tag(spaced)
 	if err != nil {
 		return nil, err
 	}
-	sents, err := nlp.Sentences(text)
+	sents, err := nlp.Sentences(spaced)
 	if err != nil {
 		return nil, err
+	}
+	if orig != nil {
+		for i := range ntoks {
+			ntoks[i].Start, ntoks[i].End = orig[ntoks[i].Start], orig[ntoks[i].End-1]+1
+		}
+		for i := range sents {
+			sents[i].Start, sents[i].End = orig[sents[i].Start], orig[sents[i].End-1]+1
+		}
 	}
 	d := &Doc{Toks: make([]Tok, 0, len(ntoks))}
 	si := 0
@@ -83,7 +92,22 @@ func NewDoc(text string, base int) (*Doc, error) {
 			}
 		}
 		lineToks++
-		t := MakeTok(nt.Text, nt.Tag)
+		// The tagger guesses at the symbols spaceDashes splits off
+		// ("—" as NNP, "[" as a verb); they get their Penn Treebank tags.
+		tag := nt.Tag
+		switch nt.Text {
+		case "—":
+			tag = ":"
+		case "[":
+			tag = "("
+		case "]":
+			tag = ")"
+		case "£", "€":
+			tag = "$"
+		case "~":
+			tag = "SYM"
+		}
+		t := MakeTok(nt.Text, tag)
 		t.Start, t.End = nt.Start+base, nt.End+base
 		t.Sent = si + extra
 		d.Toks = append(d.Toks, t)
@@ -114,6 +138,51 @@ func NewDoc(text string, base int) (*Doc, error) {
 	// that window features and candidate counts stay bounded.
 	d.Sents = cutLong(d, 80)
 	return d, nil
+}
+
+// spaceDashes puts spaces around the symbols the tagger keeps inside a
+// token, so that the words on either side can be answers: an em dash
+// between words ("Dyrrachium—one"), a footnote mark ("oxygen.[b]"), and a
+// currency sign or "~" before a number ("£20,427", "~74,000"; "$" is split
+// by the tagger already). En dashes stay: they join names and ranges that
+// answers keep whole ("Miller–Rabin test", "1914–1918"). orig maps each
+// code point of the spaced text to its place in text; it is nil when
+// nothing changed.
+func spaceDashes(text string) (spaced string, orig []int) {
+	rs := []rune(text)
+	split := func(i int) bool {
+		if i+1 >= len(rs) {
+			return false
+		}
+		switch rs[i] {
+		case '—', '[':
+			return i > 0 && !unicode.IsSpace(rs[i-1]) && !unicode.IsSpace(rs[i+1])
+		case '~', '£', '€':
+			return unicode.IsDigit(rs[i+1])
+		}
+		return false
+	}
+	n := 0
+	for i := range rs {
+		if split(i) {
+			n++
+		}
+	}
+	if n == 0 {
+		return text, nil
+	}
+	out := make([]rune, 0, len(rs)+2*n)
+	orig = make([]int, 0, len(rs)+2*n)
+	for i, r := range rs {
+		if split(i) {
+			out = append(out, ' ', r, ' ')
+			orig = append(orig, i, i, i)
+			continue
+		}
+		out = append(out, r)
+		orig = append(orig, i)
+	}
+	return string(out), orig
 }
 
 func cutLong(d *Doc, max int) [][2]int {
