@@ -401,6 +401,13 @@ func newFeaturizer() *featurizer {
 // featurize computes the features of recs; tok marks them all as
 // tokenised text (the SST phrases, most of which are too short to tell).
 func (fz *featurizer) featurize(recs []record, tok bool) []example {
+	return featurizeEach(recs, func(int) bool { return tok }, nil)
+}
+
+// featurizeEach computes, on two workers, the features package sentiment
+// computes at run time for each record, tokenised(i) saying whether record
+// i is tokenised text; then, if not nil, adds more to each example.
+func featurizeEach(recs []record, tokenised func(i int) bool, then func(e *example, text string, toks []string)) []example {
 	out := make([]example, len(recs))
 	var wg sync.WaitGroup
 	const workers = 2
@@ -410,13 +417,18 @@ func (fz *featurizer) featurize(recs []record, tok bool) []example {
 			defer wg.Done()
 			var toks []string
 			for i := k; i < len(recs); i += workers {
-				toks = lr.Tokens(toks[:0], recs[i].Text)
-				d := lr.DomainOf(recs[i].Text)
-				if tok {
+				text := recs[i].Text
+				toks = lr.Tokens(toks[:0], text)
+				d := lr.DomainOf(text)
+				if tokenised(i) {
 					d.Tok = true
 				}
-				lr.Featurize(&out[i].t, toks, lr.VaderOf(recs[i].Text), d)
-				out[i].ntoks = len(toks)
+				e := &out[i]
+				lr.Featurize(&e.t, toks, lr.VaderOf(text), d)
+				e.ntoks = len(toks)
+				if then != nil {
+					then(e, text, toks)
+				}
 			}
 		}()
 	}

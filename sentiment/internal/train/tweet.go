@@ -7,7 +7,6 @@ import (
 	"math/rand/v2"
 	"path/filepath"
 	"strings"
-	"sync"
 
 	"github.com/textanalysis/go-textanalysis/sentiment/internal/lr"
 )
@@ -262,37 +261,17 @@ func macroF1Of(exs []example, pred []string) float64 {
 // the features Neu and Dom read in one list, for their training. The
 // records from tokFrom on are tokenised text (the SST sentences; 0: none).
 func featurizeTweet(recs []record, tokFrom int, m *lr.Model) []example {
-	out := make([]example, len(recs))
-	var wg sync.WaitGroup
-	const workers = 2
-	for k := range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			var toks []string
-			for i := k; i < len(recs); i += workers {
-				text := recs[i].Text
-				toks = lr.Tokens(toks[:0], text)
-				d := lr.DomainOf(text)
-				if tokFrom > 0 && i >= tokFrom {
-					d.Tok = true
-				}
-				e := &out[i]
-				lr.Featurize(&e.t, toks, lr.VaderOf(text), d)
-				e.ntoks = len(toks)
-				if m != nil {
-					m.PrepareTweet(&e.t, text, toks)
-					continue
-				}
-				// the trainer reads Hashes alone: each head's
-				// features go there in one list
-				e.twDom = lr.TweetCues(append([]uint32(nil), e.t.Hashes...), text, toks, e.t.Dense[0])
-				e.tw = lr.CharGrams(append([]uint32(nil), e.twDom...), toks)
-			}
-		}()
-	}
-	wg.Wait()
-	return out
+	tokenised := func(i int) bool { return tokFrom > 0 && i >= tokFrom }
+	return featurizeEach(recs, tokenised, func(e *example, text string, toks []string) {
+		if m != nil {
+			m.PrepareTweet(&e.t, text, toks)
+			return
+		}
+		// the trainer reads Hashes alone: each head's features go
+		// there in one list
+		e.twDom = lr.TweetCues(append([]uint32(nil), e.t.Hashes...), text, toks, e.t.Dense[0])
+		e.tw = lr.CharGrams(append([]uint32(nil), e.twDom...), toks)
+	})
 }
 
 // firstSentences returns up to n sentences of text longer than 10 bytes,
