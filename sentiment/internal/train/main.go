@@ -770,27 +770,11 @@ func polarAccuracy(m *lr.Model, exs []example, tau, band, kappa float64) float64
 }
 
 func macroF1(m *lr.Model, exs []example, tau, band, kappa float64) float64 {
-	classes := []string{"neg", "neu", "pos"}
-	tp := map[string]float64{}
-	fp := map[string]float64{}
-	fn := map[string]float64{}
+	pred := make([]string, len(exs))
 	for i := range exs {
-		p := predict3(m, &exs[i], tau, band, kappa)
-		g := exs[i].label3
-		if p == g {
-			tp[g]++
-		} else {
-			fp[p]++
-			fn[g]++
-		}
+		pred[i] = predict3(m, &exs[i], tau, band, kappa)
 	}
-	f := 0.0
-	for _, c := range classes {
-		if tp[c] > 0 {
-			f += 2 * tp[c] / (2*tp[c] + fp[c] + fn[c])
-		}
-	}
-	return f / 3
+	return macroF1Of(exs, pred)
 }
 
 // chooseNeutral picks the neutral thresholds (see lr.IsNeutral) on
