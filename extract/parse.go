@@ -301,7 +301,7 @@ func (t *treeBuilder) keptAttrs(z *htmltok.Tokenizer) []html.Attribute {
 		val := z.Bytes(at.Val)
 		v := string(val)
 		if bytes.IndexByte(val, '&') >= 0 {
-			v = html.UnescapeString(v)
+			v = htmltok.UnescapeAttr(v)
 		}
 		t.attrBuf = append(t.attrBuf, html.Attribute{Key: canon, Val: v})
 	}

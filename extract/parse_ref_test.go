@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/textanalysis/go-textanalysis/extract/internal/htmltok"
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
 )
@@ -144,7 +145,7 @@ func rawTag(raw []byte, buf *[32]byte, wantAttrs bool) (name []byte, attrs []htm
 		}
 		v := string(val)
 		if strings.IndexByte(v, '&') >= 0 {
-			v = html.UnescapeString(v)
+			v = htmltok.UnescapeAttr(v)
 		}
 		attrs = append(attrs, html.Attribute{Key: string(k), Val: v})
 	}

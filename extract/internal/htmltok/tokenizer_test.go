@@ -46,7 +46,7 @@ func ours(b []byte) []token {
 				seen[k] = true
 				v := bytes.ReplaceAll(z.Bytes(a.Val), nul, replacement)
 				v = convertNewlines(bytes.Clone(v))
-				t.Attrs = append(t.Attrs, html.Attribute{Key: k, Val: html.UnescapeString(string(v))})
+				t.Attrs = append(t.Attrs, html.Attribute{Key: k, Val: UnescapeAttr(string(v))})
 			}
 		}
 		out = append(out, t)
