@@ -9,6 +9,8 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
+
+	"github.com/textanalysis/go-textanalysis/server/access"
 )
 
 // metrics are the server's Prometheus series. Labels are operation ids
@@ -41,6 +43,20 @@ func newMetrics() *metrics {
 	m.registry.MustRegister(m.requests, m.latency, m.inflight,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	return m
+}
+
+// meter adds the gate's group commit of counts: the mean batch is
+// requests over commits, and few requests per commit cost the store.
+func (m *metrics) meter(g *access.Gate) {
+	m.registry.MustRegister(
+		prometheus.NewCounterFunc(prometheus.CounterOpts{
+			Name: "textanalysis_meter_commits_total",
+			Help: "Transactions of counts committed by this process (group commit).",
+		}, func() float64 { b, _ := g.BatchStats(); return float64(b) }),
+		prometheus.NewCounterFunc(prometheus.CounterOpts{
+			Name: "textanalysis_meter_counted_requests_total",
+			Help: "Requests counted by those transactions.",
+		}, func() float64 { _, r := g.BatchStats(); return float64(r) }))
 }
 
 func (m *metrics) handler() http.Handler {

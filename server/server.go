@@ -93,6 +93,7 @@ func New(cfg Config, an *textanalysis.Analyzer) (*Server, error) {
 			return nil, fmt.Errorf("server: sandbox key: %w", err)
 		}
 		s.sandboxKey = key
+		s.metrics.meter(s.cfg.Gate)
 		base := s.cfg.BaseURL
 		if base == "" {
 			base = LocalURL(s.cfg.Addr)

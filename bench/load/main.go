@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -56,9 +57,11 @@ func main() {
 		log.Fatal(err)
 	}
 
-	metered := serve(*bin, env, dir, "--rate-scale", "10000")
+	// The metered server serves the admin endpoints (on a free port) for
+	// its group commit's counters.
+	metered := serve(*bin, env, dir, "", "--rate-scale", "10000")
 	defer metered.Stop()
-	open := serve(*bin, env, dir, "--no-keys")
+	open := serve(*bin, env, dir, "off", "--no-keys")
 	defer open.Stop()
 
 	fmt.Printf("concurrency %d, %s per operation and mode, store %s", *conc, *dur, storeKind(dbURL))
@@ -87,6 +90,9 @@ func main() {
 			fmt.Printf("|  CPU per request, server + load generator: metered %s + %s, unmetered %s + %s |\n",
 				usec(m.serverCPU), usec(m.genCPU), usec(o.serverCPU), usec(o.genCPU))
 		}
+		if m.perCommit > 0 {
+			fmt.Printf("|  requests per commit of counts (metered): %.1f |\n", m.perCommit)
+		}
 		if *rounds > 1 {
 			fmt.Printf("|  ratios of the rounds: %s |\n", fmtRatios(ratios))
 		}
@@ -114,6 +120,11 @@ func median(rs []result) result {
 		srv, gen = append(srv, r.serverCPU), append(gen, r.genCPU)
 	}
 	out.serverCPU, out.genCPU = medianOf(srv), medianOf(gen)
+	var pc []float64
+	for _, r := range rs {
+		pc = append(pc, r.perCommit)
+	}
+	out.perCommit = medianOf(pc)
 	return out
 }
 
@@ -146,11 +157,11 @@ func msec(d time.Duration) string { return fmt.Sprintf("%.2f ms", float64(d.Micr
 
 func usec(d time.Duration) string { return fmt.Sprintf("%.1f µs", float64(d.Nanoseconds())/1000) }
 
-// serve starts a server on a free loopback port and waits for it. Two
-// servers run at once: neither serves the admin endpoints, which would
-// both want the default admin port.
-func serve(bin string, env []string, dir string, args ...string) *serveproc.Proc {
-	p, err := serveproc.Start(context.Background(), serveproc.Options{Bin: bin, Env: env, Dir: dir, AdminAddr: "off",
+// serve starts a server on a free loopback port and waits for it, with
+// its admin endpoints on admin (serveproc.Options.AdminAddr: "" for a free
+// port, "off" for none).
+func serve(bin string, env []string, dir, admin string, args ...string) *serveproc.Proc {
+	p, err := serveproc.Start(context.Background(), serveproc.Options{Bin: bin, Env: env, Dir: dir, AdminAddr: admin,
 		Args: append([]string{"--log-level", "warn"}, args...)})
 	if err != nil {
 		log.Fatal(err)
@@ -167,6 +178,9 @@ type result struct {
 	// answered request of the server and of this load generator; 0 where
 	// the system does not tell (see procCPU).
 	serverCPU, genCPU time.Duration
+	// perCommit is the mean number of requests a transaction of counts
+	// held (the metered server's group commit); 0 when not known.
+	perCommit float64
 }
 
 // drive sends requests from conc clients for dur and collects latencies.
@@ -185,6 +199,7 @@ func drive(srv *serveproc.Proc, key string, tg target, conc int, dur time.Durati
 	var lat []time.Duration
 	res := result{statuses: map[int]int{}}
 	var wg sync.WaitGroup
+	commits0, counted0 := meterCounters(srv.Admin)
 	srv0, srvOK := procCPU(srv.Pid())
 	gen0, genOK := selfCPU()
 	start := time.Now()
@@ -231,6 +246,10 @@ func drive(srv *serveproc.Proc, key string, tg target, conc int, dur time.Durati
 	wg.Wait()
 	elapsed := time.Since(start)
 	srv1, srvOK1 := procCPU(srv.Pid())
+	commits1, counted1 := meterCounters(srv.Admin)
+	if commits1 > commits0 {
+		res.perCommit = (counted1 - counted0) / (commits1 - commits0)
+	}
 	gen1, genOK1 := selfCPU()
 	if n := time.Duration(len(lat)); n > 0 && srvOK && srvOK1 && genOK && genOK1 {
 		res.serverCPU, res.genCPU = (srv1-srv0)/n, (gen1-gen0)/n
@@ -242,4 +261,38 @@ func drive(srv *serveproc.Proc, key string, tg target, conc int, dur time.Durati
 	}
 	res.rps = float64(len(lat)) / elapsed.Seconds()
 	return res
+}
+
+// meterCounters reads the group commit's counters from the admin
+// endpoint's /metrics; zeros when there is none.
+func meterCounters(admin string) (commits, counted float64) {
+	if admin == "" {
+		return 0, 0
+	}
+	r, err := http.Get(admin + "/metrics")
+	if err != nil {
+		return 0, 0
+	}
+	defer r.Body.Close()
+	b, err := io.ReadAll(r.Body)
+	if err != nil {
+		return 0, 0
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		name, value, ok := strings.Cut(line, " ")
+		if !ok {
+			continue
+		}
+		v, err := strconv.ParseFloat(value, 64)
+		if err != nil {
+			continue
+		}
+		switch name {
+		case "textanalysis_meter_commits_total":
+			commits = v
+		case "textanalysis_meter_counted_requests_total":
+			counted = v
+		}
+	}
+	return commits, counted
 }

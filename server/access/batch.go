@@ -281,3 +281,10 @@ func (m *meter) commit(batch []*ticket) {
 		}
 	}
 }
+
+// BatchStats returns how many transactions of counts this gate has
+// committed and how many requests they counted, for benchmarks and
+// metrics: their ratio is the mean batch size.
+func (g *Gate) BatchStats() (batches, requests int64) {
+	return g.meter.batches.Load(), g.meter.tickets.Load()
+}
