@@ -3,6 +3,7 @@ package server
 import (
 	"bytes"
 	"net/http"
+	"sync"
 
 	"github.com/textanalysis/go-textanalysis/server/access"
 )
@@ -15,7 +16,8 @@ import (
 // a crash can lose an answer, never a count, and metering adds about
 // max(0, commit − work) to a request's time instead of the commit.
 func (s *Server) overlapCount(w http.ResponseWriter, r *http.Request, adm *access.Admission, next http.Handler) {
-	buf := &bufferedResponse{header: http.Header{}}
+	buf := bufferedResponses.Get().(*bufferedResponse)
+	defer buf.release()
 	next.ServeHTTP(buf, r)
 	d, err := adm.Wait()
 	if err != nil {
@@ -36,6 +38,26 @@ func (s *Server) overlapCount(w http.ResponseWriter, r *http.Request, adm *acces
 	}
 	w.WriteHeader(buf.status)
 	_, _ = w.Write(buf.body.Bytes())
+}
+
+// bufferedResponses keeps buffers, header maps included, between
+// requests: every metered request needs one.
+var bufferedResponses = sync.Pool{New: func() any { return &bufferedResponse{header: http.Header{}} }}
+
+// maxPooledBody is the largest body buffer kept for another request; a
+// long answer's buffer goes to the garbage collector.
+const maxPooledBody = 64 << 10
+
+// release returns b to bufferedResponses. The header's values went to the
+// real response (which keeps the slices); its entries are dropped here.
+func (b *bufferedResponse) release() {
+	if b.body.Cap() > maxPooledBody {
+		return
+	}
+	clear(b.header)
+	b.status = 0
+	b.body.Reset()
+	bufferedResponses.Put(b)
 }
 
 // bufferedResponse holds an answer until it may be sent. The analysis

@@ -58,6 +58,11 @@ type meter struct {
 	target     int
 	lastSize   int
 	lastCommit time.Duration
+
+	// commit's scratch, reused between batches.
+	takes  []store.Take
+	groups [][]*ticket
+	index  map[groupKey]int
 }
 
 // Limits of gather's wait for the requests of the batch in commit.
@@ -229,11 +234,19 @@ type groupKey struct {
 // tickets of one account, period, limit and plan become one take of N; the
 // first Granted of them, in arrival order, are admitted.
 func (m *meter) commit(batch []*ticket) {
-	var (
-		takes  []store.Take
-		groups [][]*ticket
-		index  = map[groupKey]int{}
-	)
+	// The run goroutine alone commits: the scratch is reused.
+	if m.index == nil {
+		m.index = map[groupKey]int{}
+	}
+	takes, groups, index := m.takes[:0], m.groups[:0], m.index
+	defer func() {
+		clear(index)
+		for i := range groups {
+			clear(groups[i])
+			groups[i] = groups[i][:0]
+		}
+		m.takes, m.groups = takes[:0], groups[:0]
+	}()
 	for _, t := range batch {
 		if err := t.ctx.Err(); err != nil {
 			// Gone before its count was made: nothing to count.
@@ -247,7 +260,11 @@ func (m *meter) commit(batch []*ticket) {
 			i = len(takes)
 			index[k] = i
 			takes = append(takes, store.Take{AccountID: k.account, Period: k.period, Limit: k.limit, Plan: k.plan})
-			groups = append(groups, nil)
+			if len(groups) < cap(groups) {
+				groups = groups[:len(groups)+1] // with its old array, emptied
+			} else {
+				groups = append(groups, nil)
+			}
 		}
 		takes[i].N++
 		groups[i] = append(groups[i], t)

@@ -365,7 +365,7 @@ func (g *Gate) authenticate(ctx context.Context, key string) (Decision, window, 
 	if !ours(key) {
 		return refuse("invalid_key", "This is not a key of this API. Keys start with ta_live_, ta_trial_ or ta_sbx_.")
 	}
-	e, err := g.keys.get(ctx, HashKey(key))
+	e, err := g.keys.get(ctx, key)
 	if errors.Is(err, store.ErrNotFound) {
 		return refuse("invalid_key", "Unknown API key.")
 	}
@@ -469,7 +469,7 @@ func (g *Gate) Known(ctx context.Context, key string) (bool, error) {
 	if !ours(key) {
 		return false, nil
 	}
-	e, err := g.keys.get(ctx, HashKey(key))
+	e, err := g.keys.get(ctx, key)
 	if errors.Is(err, store.ErrNotFound) {
 		return false, nil
 	}

@@ -2,6 +2,8 @@ package access
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -31,8 +33,10 @@ type keyCache struct {
 	ttl time.Duration // 0: every lookup reads the store
 	now func() time.Time
 
+	// entries are keyed by the key's SHA-256 digest: the hex form the
+	// store wants is made only on a miss.
 	mu      sync.RWMutex
-	entries map[string]*keyEntry
+	entries map[[sha256.Size]byte]*keyEntry
 	group   singleflight.Group
 }
 
@@ -46,27 +50,29 @@ type keyEntry struct {
 }
 
 func newKeyCache(st store.Store, ttl time.Duration, now func() time.Time) *keyCache {
-	return &keyCache{st: st, ttl: max(ttl, 0), now: now, entries: map[string]*keyEntry{}}
+	return &keyCache{st: st, ttl: max(ttl, 0), now: now, entries: map[[sha256.Size]byte]*keyEntry{}}
 }
 
-// get returns the key of hash and its account, from the cache when read
-// less than ttl ago. store.ErrNotFound for an unknown key.
-func (c *keyCache) get(ctx context.Context, hash string) (*keyEntry, error) {
+// get returns key's entry and account, from the cache when read less
+// than ttl ago. store.ErrNotFound for an unknown key.
+func (c *keyCache) get(ctx context.Context, key string) (*keyEntry, error) {
 	now := c.now()
+	digest := keyDigest(key)
 	if c.ttl > 0 {
 		c.mu.RLock()
-		e := c.entries[hash]
+		e := c.entries[digest]
 		c.mu.RUnlock()
 		if e != nil && now.Sub(e.loaded) < c.ttl && !now.Before(e.loaded) {
 			return e, nil
 		}
 	}
+	hash := hex.EncodeToString(digest[:]) // HashKey(key)
 	// Requests for one key that miss together make one read.
 	v, err, _ := c.group.Do(hash, func() (any, error) {
 		k, a, err := c.st.KeyByHash(ctx, hash)
 		if err != nil {
 			c.mu.Lock()
-			delete(c.entries, hash)
+			delete(c.entries, digest)
 			c.mu.Unlock()
 			return nil, err
 		}
@@ -79,13 +85,13 @@ func (c *keyCache) get(ctx context.Context, hash string) (*keyEntry, error) {
 			return e, nil
 		}
 		c.mu.Lock()
-		if old := c.entries[hash]; old != nil && old.key.ID == k.ID {
+		if old := c.entries[digest]; old != nil && old.key.ID == k.ID {
 			e.touched.Store(max(e.touched.Load(), old.touched.Load()))
 		}
 		if len(c.entries) >= KeyCacheSize {
 			c.evictLocked(now)
 		}
-		c.entries[hash] = e
+		c.entries[digest] = e
 		c.mu.Unlock()
 		return e, nil
 	})
@@ -119,4 +125,15 @@ func (c *keyCache) forget(accountID, keyID int64) {
 			delete(c.entries, h)
 		}
 	}
+}
+
+// keyDigest is the SHA-256 of key, hashed from a copy on the stack: a
+// []byte conversion of a key (longer than the 32 bytes the compiler keeps
+// on the stack) would cost an allocation per request.
+func keyDigest(key string) [sha256.Size]byte {
+	var buf [128]byte
+	if len(key) <= len(buf) {
+		return sha256.Sum256(append(buf[:0], key...))
+	}
+	return sha256.Sum256([]byte(key))
 }
