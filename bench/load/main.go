@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"runtime/pprof"
 	"slices"
 	"strconv"
 	"strings"
@@ -35,6 +36,7 @@ func main() {
 	conc := flag.Int("c", 16, "concurrent clients")
 	dur := flag.Duration("d", 10*time.Second, "time per operation and mode")
 	only := flag.String("only", "", "run only operations whose name contains this")
+	cpuProfile := flag.String("cpuprofile", "", "write this load generator's CPU profiles of the first round to FILE-metered.prof and FILE-unmetered.prof")
 	rounds := flag.Int("rounds", 1, "alternate metered and unmetered this many times per operation and report medians (the machine's load changes between runs)")
 	flag.Parse()
 	if *dur > 5*time.Minute || *conc > 256 || *rounds < 1 || *rounds > 50 {
@@ -77,9 +79,19 @@ func main() {
 		}
 		var ms, os []result
 		var ratios []float64
-		for range *rounds {
+		for round := range *rounds {
+			prof := func(mode string) func() {
+				if round > 0 || *cpuProfile == "" {
+					return func() {}
+				}
+				return startProfile(*cpuProfile + "-" + mode + ".prof")
+			}
+			stop := prof("metered")
 			m := drive(metered, created.Key, tg, *conc, *dur)
+			stop()
+			stop = prof("unmetered")
 			o := drive(open, "", tg, *conc, *dur)
+			stop()
 			ms, os = append(ms, m), append(os, o)
 			ratios = append(ratios, m.rps/o.rps)
 		}
@@ -295,4 +307,22 @@ func meterCounters(admin string) (commits, counted float64) {
 		}
 	}
 	return commits, counted
+}
+
+// startProfile profiles this process's CPU into file until the returned
+// function is called.
+func startProfile(file string) func() {
+	f, err := os.Create(file)
+	if err != nil {
+		log.Fatal(err)
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		log.Fatal(err)
+	}
+	return func() {
+		pprof.StopCPUProfile()
+		if err := f.Close(); err != nil {
+			log.Fatal(err)
+		}
+	}
 }
