@@ -97,9 +97,8 @@ type Model struct {
 	// Note says how the model was trained (data, folds, parameters).
 	Note string `json:"note,omitempty"`
 
-	flat   []node  // the trees, laid out by flatten
-	roots  []int32 // where each tree starts in flat
-	depths []int   // each tree's depth
+	flat  []node  // the trees, laid out by flatten
+	roots []int32 // where each tree starts in flat
 }
 
 // Prob returns the probability that the block with features x is main
@@ -108,101 +107,45 @@ func (m *Model) Prob(x []float32) float64 {
 	s := m.Base
 	if m.flat != nil {
 		nodes := m.flat
-		for t, root := range m.roots {
+		for _, root := range m.roots {
 			i := root
-			for d := m.depths[t]; d > 0; d-- {
+			for {
 				n := &nodes[i]
-				i = n.kid[goesRight(x[n.feat], n.thr)]
+				if n.feat < 0 {
+					s += n.val
+					break
+				}
+				if x[n.feat] < n.thr {
+					i = n.left
+				} else {
+					i = n.right
+				}
 			}
-			s += nodes[i].val
 		}
 	} else {
 		for i := range m.Trees {
 			s += m.Trees[i].eval(x)
 		}
 	}
-	return logistic(s)
-}
-
-func logistic(s float32) float64 { return 1 / (1 + math.Exp(-float64(s))) }
-
-// goesRight is 1 where a tree node sends v right (v < thr fails, as for
-// NaN), else 0: an index, so that walking a tree takes no branch.
-func goesRight(v, thr float32) int {
-	r := 0
-	if !(v < thr) {
-		r = 1
-	}
-	return r
-}
-
-// lanes is how many rows probs walks through each tree at once: their
-// walks are independent, so the processor overlaps them.
-const lanes = 8
-
-// probs sets out[i] to Prob(x[i]), bit for bit, for every row of x.
-// Walking one tree for several rows at a time, rather than every tree
-// for one row, overlaps the memory loads of the rows' walks; every walk
-// takes depths[t] steps (leaves point to themselves), so no lane waits
-// on another's branch.
-func (m *Model) probs(x [][]float32, out []float64) {
-	if m.flat == nil {
-		for i, r := range x {
-			out[i] = m.Prob(r)
-		}
-		return
-	}
-	nodes := m.flat
-	for start := 0; start < len(x); start += lanes {
-		rows := x[start:min(start+lanes, len(x))]
-		var s [lanes]float32
-		for k := range rows {
-			s[k] = m.Base
-		}
-		for t, root := range m.roots {
-			var at [lanes]int32
-			for k := range rows {
-				at[k] = root
-			}
-			for d := m.depths[t]; d > 0; d-- {
-				for k, r := range rows {
-					n := &nodes[at[k]]
-					at[k] = n.kid[goesRight(r[n.feat], n.thr)]
-				}
-			}
-			for k := range rows {
-				s[k] += nodes[at[k]].val
-			}
-		}
-		for k := range rows {
-			out[start+k] = logistic(s[k])
-		}
-	}
+	return 1 / (1 + math.Exp(-float64(s)))
 }
 
 // node is a tree node in the flat layout that Prob walks: all trees in
-// one slice, child indexes absolute; a leaf's children are itself, so
-// that a walk of the tree's depth in steps ends on the leaf it reaches.
+// one slice, child indexes absolute.
 type node struct {
-	feat int32
-	thr  float32
-	kid  [2]int32 // left, right
-	val  float32
+	feat        int32
+	thr, val    float32
+	left, right int32
 }
 
 // flatten lays the trees out for Prob; Check must have passed.
 func (m *Model) flatten() {
-	m.flat, m.roots, m.depths = nil, nil, nil
+	m.flat, m.roots = nil, nil
 	for _, t := range m.Trees {
 		base := int32(len(m.flat))
 		m.roots = append(m.roots, base)
-		m.depths = append(m.depths, treeDepth(&t, 0))
 		for i := range t.Feat {
-			n := node{feat: int32(t.Feat[i]), thr: t.Thr[i], val: t.Val[i], kid: [2]int32{base + t.Left[i], base + t.Right[i]}}
-			if n.feat < 0 {
-				n.feat, n.kid = 0, [2]int32{base + int32(i), base + int32(i)}
-			}
-			m.flat = append(m.flat, n)
+			m.flat = append(m.flat, node{feat: int32(t.Feat[i]), thr: t.Thr[i], val: t.Val[i], left: base + t.Left[i], right: base + t.Right[i]})
 		}
 	}
 	for i := range m.TypeModels {
@@ -211,15 +154,6 @@ func (m *Model) flatten() {
 	if m.Stack != nil {
 		m.Stack.flatten()
 	}
-}
-
-// treeDepth is the number of splits on the longest path from node i of t
-// to a leaf; Check guarantees that it ends (children come after parents).
-func treeDepth(t *Tree, i int32) int {
-	if t.Feat[i] < 0 {
-		return 0
-	}
-	return 1 + max(treeDepth(t, t.Left[i]), treeDepth(t, t.Right[i]))
 }
 
 // Thresholds returns the decision thresholds on a page whose page-type

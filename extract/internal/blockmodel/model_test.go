@@ -1,13 +1,9 @@
 package blockmodel
 
 import (
-	"encoding/json"
-	"math"
-	"math/rand/v2"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 )
 
 func TestCheck(t *testing.T) {
@@ -104,64 +100,5 @@ func TestThresholdsByType(t *testing.T) {
 			assert.InDelta(t, tt.add, add, 1e-9)
 			assert.Equal(t, tt.article, article)
 		})
-	}
-}
-
-// The flat layout, one row at a time (Prob) or several through each tree
-// at once (probs), answers bit for bit what the trees answer, on the
-// embedded model and on rows that sit on its thresholds, hold NaN or
-// infinities, and number other than a multiple of the lanes.
-func TestFlatLayoutMatchesTrees(t *testing.T) {
-	var m Model
-	require.NoError(t, json.Unmarshal(modelJSON, &m))
-	require.NotEmpty(t, m.Trees)
-	var thresholds []float32
-	for _, tr := range m.Trees {
-		thresholds = append(thresholds, tr.Thr...)
-	}
-	rng := rand.New(rand.NewPCG(1, 2))
-	special := []float32{float32(math.NaN()), float32(math.Inf(1)), float32(math.Inf(-1)), 0, -1}
-	x := make([][]float32, 3*lanes+5)
-	for i := range x {
-		x[i] = make([]float32, len(m.Features))
-		for f := range x[i] {
-			switch k := rng.IntN(10); {
-			case k == 0:
-				x[i][f] = special[rng.IntN(len(special))]
-			case k < 6:
-				x[i][f] = thresholds[rng.IntN(len(thresholds))]
-			default:
-				x[i][f] = rng.Float32()*4 - 1
-			}
-		}
-	}
-	want := make([]float64, len(x))
-	for i, r := range x {
-		want[i] = m.Prob(r)
-	}
-	m.flatten()
-	got := make([]float64, len(x))
-	m.probs(x, got)
-	for i, r := range x {
-		assert.Equal(t, math.Float64bits(want[i]), math.Float64bits(m.Prob(r)), "Prob, row %d", i)
-		assert.Equal(t, math.Float64bits(want[i]), math.Float64bits(got[i]), "probs, row %d", i)
-	}
-}
-
-// BenchmarkStackProbs scores 200 blocks with the embedded model.
-func BenchmarkStackProbs(b *testing.B) {
-	var m Model
-	require.NoError(b, json.Unmarshal(modelJSON, &m))
-	m.flatten()
-	rng := rand.New(rand.NewPCG(1, 2))
-	x := make([][]float32, 200)
-	for i := range x {
-		x[i] = make([]float32, len(m.Features))
-		for f := range x[i] {
-			x[i][f] = rng.Float32() * 3
-		}
-	}
-	for b.Loop() {
-		m.StackProbs(x, 0, 1)
 	}
 }

@@ -101,10 +101,14 @@ func StackRows(x [][]float32, pr []float64, logChars, heading int) [][]float32 {
 // (m.Stack) the second stage's over StackRows.
 func (m *Model) StackProbs(x [][]float32, logChars, heading int) []float64 {
 	pr := make([]float64, len(x))
-	m.probs(x, pr)
+	for i, r := range x {
+		pr[i] = m.Prob(r)
+	}
 	if m.Stack == nil {
 		return pr
 	}
-	m.Stack.probs(StackRows(x, pr, logChars, heading), pr)
+	for i, r := range StackRows(x, pr, logChars, heading) {
+		pr[i] = m.Stack.Prob(r)
+	}
 	return pr
 }
