@@ -133,9 +133,43 @@ var classOf = func() map[string]uint8 {
 }()
 
 func (v *wordVerdict) look(w []byte) {
+	if !maybeWord(w) {
+		return
+	}
 	if c, ok := classOf[string(w)]; ok {
 		v.set(c)
 	}
+}
+
+// wordShapes holds, for each length up to maxShape, first letter and last
+// letter of the known words (wordInfoOf, which holds classOf's), whether a
+// known word has that shape: most words and joined pairs of class names
+// have none, and the test is much cheaper than a map lookup.
+var wordShapes = func() *[maxShape + 1][26]uint32 {
+	var s [maxShape + 1][26]uint32
+	for w := range wordInfoOf {
+		n := len(w)
+		if n == 0 || n > maxShape || w[0] < 'a' || w[0] > 'z' || w[n-1] < 'a' || w[n-1] > 'z' {
+			continue // scanWords looks up lower-case letters only
+		}
+		s[n][w[0]-'a'] |= 1 << (w[n-1] - 'a')
+	}
+	return &s
+}()
+
+// maxShape is the longest word scanWords looks up: a joined pair of two
+// words of at most 32 letters.
+const maxShape = 64
+
+// maybeWord reports whether w (lower-case letters) may be a known word;
+// false means it is not.
+func maybeWord(w []byte) bool {
+	n := len(w)
+	if n == 0 || n > maxShape {
+		return false
+	}
+	f, l := w[0]-'a', w[n-1]-'a'
+	return f < 26 && l < 26 && wordShapes[n][f]>>l&1 != 0
 }
 
 // scan looks up the words of s and their joined pairs without allocating;
@@ -188,9 +222,11 @@ func (v *wordVerdict) scanWords(s string, groups *uint32) {
 	emit := func() {
 		if n > prev && !long {
 			if groups != nil {
-				if wi, ok := wordInfoOf[string(buf[prev:n])]; ok {
-					v.set(wi.cls)
-					*groups |= wi.groups
+				if w := buf[prev:n]; maybeWord(w) {
+					if wi, ok := wordInfoOf[string(w)]; ok {
+						v.set(wi.cls)
+						*groups |= wi.groups
+					}
 				}
 			} else {
 				v.look(buf[prev:n])
