@@ -264,7 +264,7 @@ func blockFeatures(e *extraction, rule []*block, top *html.Node, title string) [
 				if a.Key == "class" {
 					class = a.Val
 				}
-				groups |= v.scanGroups(a.Val)
+				groups |= e.sh.words.scanGroups(&v, a.Val)
 			case a.Key == "itemprop" && strings.Contains(a.Val, "articleBody"):
 				c.flags |= inBodyIP
 			}
