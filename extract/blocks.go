@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"slices"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 
@@ -967,8 +968,28 @@ type subtreeFacts struct {
 // the article's lead rather than page furniture.
 const longParagraph = 100
 
+// sharedPool holds released shareds, whose maps keep their room for the
+// next page.
+var sharedPool sync.Pool // of *shared
+
 func newShared(w *work) *shared {
-	return &shared{w: w, facts: map[*html.Node]subtreeFacts{}, words: &classWords{}}
+	s, _ := sharedPool.Get().(*shared)
+	if s == nil {
+		s = &shared{facts: map[*html.Node]subtreeFacts{}, words: &classWords{}}
+	}
+	s.w = w
+	return s
+}
+
+// release empties s and gives it back for another page; nothing may use
+// s afterwards.
+func (s *shared) release() {
+	clear(s.facts)
+	clear(s.lead)
+	clear(s.words.plain)
+	clear(s.words.class)
+	s.w, s.order = nil, nil
+	sharedPool.Put(s)
 }
 
 // textLen returns the bytes of text below n, each text node trimmed.

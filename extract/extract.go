@@ -7,6 +7,7 @@ import (
 	"io"
 	"math"
 	"strings"
+	"sync"
 
 	"github.com/textanalysis/go-textanalysis/extract/internal/blockmodel"
 
@@ -134,6 +135,7 @@ func mainText(doc *html.Node, title string, w *work) (mainResult, error) {
 		return r, nil
 	}
 	sh := newShared(w)
+	defer sh.release()
 	// One walk serves both: the rules' first pass is a strict view of it.
 	e := newExtractionMode(body, true, nil, sh, true)
 	if w.err != nil {
@@ -152,6 +154,7 @@ func mainText(doc *html.Node, title string, w *work) (mainResult, error) {
 		return r, nil
 	}
 	x := blockFeatures(e, rule, top, title)
+	defer putFeatureBuf(x)
 	if err := w.check(); err != nil {
 		return r, err
 	}
@@ -185,6 +188,28 @@ func mainText(doc *html.Node, title string, w *work) (mainResult, error) {
 	}
 	r.text = strings.Join(parts, "\n\n")
 	return r, w.check()
+}
+
+// featureBufs holds the feature matrices of extracted pages (tens of
+// kilobytes each) for the next pages.
+var featureBufs sync.Pool // of *[]float32
+
+// featureBuf returns n zero features, from the pool when it has room.
+func featureBuf(n int) []float32 {
+	if p, ok := featureBufs.Get().(*[]float32); ok && cap(*p) >= n {
+		b := (*p)[:n]
+		clear(b)
+		return b
+	}
+	return make([]float32, n)
+}
+
+// putFeatureBuf gives x back to the pool; nothing may use x afterwards.
+func putFeatureBuf(x []float32) {
+	if cap(x) == 0 || cap(x) > maxPooledBuf/4 {
+		return
+	}
+	featureBufs.Put(&x)
 }
 
 // ruleText is the hand rules' main text of the page, the blocks it holds

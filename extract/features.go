@@ -152,7 +152,7 @@ var numBase int
 func blockFeatures(e *extraction, rule []*block, top *html.Node, title string) []float32 {
 	nf := len(featureNames)
 	nb := len(e.blocks)
-	out := make([]float32, nb*nf)
+	out := featureBuf(nb * nf)
 	if nb == 0 {
 		return out
 	}
