@@ -212,6 +212,50 @@ func putFeatureBuf(x []float32) {
 	featureBufs.Put(&x)
 }
 
+// clsKey is an element's parent, tag and class, for counting siblings
+// with the same tag and class.
+type clsKey struct {
+	parent *html.Node
+	tag    atom.Atom
+	class  string
+}
+
+// Pools of blockFeatures' per-page tables: node contexts and the counts of
+// siblings by tag and class.
+var nodeCtxBufs, sameClsMaps sync.Pool // of *[]nodeCtx, map[clsKey]int32
+
+// nodeCtxBuf returns n zero node contexts, from the pool when it has room.
+func nodeCtxBuf(n int) []nodeCtx {
+	if p, ok := nodeCtxBufs.Get().(*[]nodeCtx); ok && cap(*p) >= n {
+		b := (*p)[:n]
+		clear(b)
+		return b
+	}
+	return make([]nodeCtx, n)
+}
+
+// putNodeCtxs gives b back to the pool; nothing may use b afterwards.
+func putNodeCtxs(b []nodeCtx) {
+	if cap(b) > 0 && cap(b) <= maxPooledBuf/64 {
+		nodeCtxBufs.Put(&b)
+	}
+}
+
+// sameClsMap returns an empty map, from the pool when it has one.
+func sameClsMap() map[clsKey]int32 {
+	if m, ok := sameClsMaps.Get().(map[clsKey]int32); ok {
+		return m
+	}
+	return map[clsKey]int32{}
+}
+
+// putSameCls empties m and gives it back to the pool; nothing may use m
+// afterwards.
+func putSameCls(m map[clsKey]int32) {
+	clear(m)
+	sameClsMaps.Put(m)
+}
+
 // ruleText is the hand rules' main text of the page, the blocks it holds
 // and the container they were found in. Its errors are w's.
 func ruleText(body *html.Node, title string, sh *shared) (string, []*block, *html.Node, error) {

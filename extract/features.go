@@ -160,7 +160,8 @@ func blockFeatures(e *extraction, rule []*block, top *html.Node, title string) [
 	// e.order lists parents before children, in document order, so the
 	// open ancestors are a stack: a node's parent is found without a map.
 	// Only the blocks' owners need finding by node.
-	ctxs := make([]nodeCtx, len(e.order))
+	ctxs := nodeCtxBuf(len(e.order))
+	defer putNodeCtxs(ctxs)
 	parent := make([]int32, len(e.order)) // index in e.order of the parent, or -1
 	ownerAt := make(map[*html.Node]int32, nb)
 	for i := range e.blocks {
@@ -169,12 +170,8 @@ func blockFeatures(e *extraction, rule []*block, top *html.Node, title string) [
 	topAt := int32(-1)
 	var byNode map[*html.Node]int32 // made only if the stack misses
 	stack := make([]int32, 0, 64)
-	type clsKey struct {
-		parent *html.Node
-		tag    atom.Atom
-		class  string
-	}
-	sameCls := map[clsKey]int32{}
+	sameCls := sameClsMap()
+	defer putSameCls(sameCls)
 	for i, n := range e.order {
 		c := &ctxs[i]
 		pi := int32(-1)
