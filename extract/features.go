@@ -711,23 +711,3 @@ func hasPrice(s string) bool {
 	}
 	return false
 }
-
-// indexCurrency is strings.IndexAny(s, "$€£¥") by bytes: the search for a
-// set with signs outside ASCII decodes every rune of s.
-func indexCurrency(s string) int {
-	for i := 0; i < len(s); i++ {
-		switch s[i] {
-		case '$':
-			return i
-		case 0xC2: // £ is C2 A3, ¥ is C2 A5
-			if i+1 < len(s) && (s[i+1] == 0xA3 || s[i+1] == 0xA5) {
-				return i
-			}
-		case 0xE2: // € is E2 82 AC
-			if i+2 < len(s) && s[i+1] == 0x82 && s[i+2] == 0xAC {
-				return i
-			}
-		}
-	}
-	return -1
-}
