@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"slices"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 
@@ -134,11 +135,11 @@ func (e *extraction) skip(n *html.Node) (hard, soft bool) {
 		return false, false
 	}
 	if e.strict && !e.trusted[n] {
-		if drop, _ := classVerdict(n); drop {
+		if drop, _ := e.sh.words.verdict(n); drop {
 			// A paragraph of prose is not a title or an info box, whatever
 			// its class says ("<p class=title>" holding the first
 			// paragraph); only strong words (caption, share) drop it.
-			if n.DataAtom == atom.P && !strongClass(n) && e.sh.textLen(n) >= 150 {
+			if n.DataAtom == atom.P && !e.sh.words.strong(n) && e.sh.textLen(n) >= 150 {
 				return false, false
 			}
 			return false, true
@@ -423,7 +424,7 @@ func linkDensity(st *stats) float64 {
 }
 
 // initScore is Readability's starting score for a candidate container.
-func initScore(n *html.Node) float64 {
+func initScore(n *html.Node, words *classWords) float64 {
 	s := 0.0
 	switch n.DataAtom {
 	case atom.Div, atom.Article, atom.Main, atom.Section:
@@ -438,7 +439,7 @@ func initScore(n *html.Node) float64 {
 	if n.DataAtom == atom.Article || n.DataAtom == atom.Main {
 		s += 10
 	}
-	_, w := classVerdict(n)
+	_, w := words.verdict(n)
 	for _, a := range n.Attr {
 		if a.Key == "itemprop" && strings.Contains(a.Val, "articleBody") {
 			w += 50
@@ -460,7 +461,7 @@ func (e *extraction) score() {
 			st := e.stat(n)
 			if !st.scored {
 				st.scored = true
-				st.score = initScore(n)
+				st.score = initScore(n, e.sh.words)
 				e.scored = append(e.scored, n)
 			}
 			switch level {
@@ -873,7 +874,7 @@ func (s *shared) namesLead(n *html.Node) bool {
 	var v wordVerdict
 	for _, a := range n.Attr {
 		if a.Key == "class" || a.Key == "id" {
-			v.scan(a.Val)
+			v.add(s.words.of(a.Val))
 		}
 	}
 	if s.lead == nil {
@@ -954,6 +955,7 @@ type shared struct {
 	facts map[*html.Node]subtreeFacts
 	order []*html.Node        // extraction.order
 	lead  map[*html.Node]bool // namesLead
+	words *classWords         // the scans of class and id values
 }
 
 // subtreeFacts sum up the subtree of a <p> or <header>.
@@ -966,8 +968,28 @@ type subtreeFacts struct {
 // the article's lead rather than page furniture.
 const longParagraph = 100
 
+// sharedPool holds released shareds, whose maps keep their room for the
+// next page.
+var sharedPool sync.Pool // of *shared
+
 func newShared(w *work) *shared {
-	return &shared{w: w, facts: map[*html.Node]subtreeFacts{}}
+	s, _ := sharedPool.Get().(*shared)
+	if s == nil {
+		s = &shared{facts: map[*html.Node]subtreeFacts{}, words: &classWords{}}
+	}
+	s.w = w
+	return s
+}
+
+// release empties s and gives it back for another page; nothing may use
+// s afterwards.
+func (s *shared) release() {
+	clear(s.facts)
+	clear(s.lead)
+	clear(s.words.plain)
+	clear(s.words.class)
+	s.w, s.order = nil, nil
+	sharedPool.Put(s)
 }
 
 // textLen returns the bytes of text below n, each text node trimmed.

@@ -64,17 +64,20 @@ func setOf(words ...string) map[string]bool {
 // split into lower-case words at non-letters and at lower-to-upper case
 // changes ("shareBar" → "share", "bar"), and each word and each joined pair
 // of neighbours ("read", "more" → "readmore") is looked up.
-func classVerdict(n *html.Node) (drop bool, weight int) {
+func classVerdict(n *html.Node) (drop bool, weight int) { return (*classWords)(nil).verdict(n) }
+
+// verdict is classVerdict with the scans of c.
+func (c *classWords) verdict(n *html.Node) (drop bool, weight int) {
 	var v wordVerdict
 	for _, a := range n.Attr {
 		if a.Namespace != "" || (a.Key != "class" && a.Key != "id") {
 			continue
 		}
-		val := a.Val
 		if a.Key == "class" {
-			val = dropTaxonomy(val)
+			v.add(c.ofClass(a.Val))
+		} else {
+			v.add(c.of(a.Val))
 		}
-		v.scan(val)
 	}
 	if v.pos {
 		weight += 25
@@ -87,18 +90,85 @@ func classVerdict(n *html.Node) (drop bool, weight int) {
 
 // strongClass reports a class or id with a strong boilerplate word, one
 // that no positive word overrides.
-func strongClass(n *html.Node) bool {
+func strongClass(n *html.Node) bool { return (*classWords)(nil).strong(n) }
+
+// strong is strongClass with the scans of c.
+func (c *classWords) strong(n *html.Node) bool {
 	var v wordVerdict
 	for _, a := range n.Attr {
 		switch {
 		case a.Namespace != "":
 		case a.Key == "class":
-			v.scan(dropTaxonomy(a.Val))
+			v.add(c.ofClass(a.Val))
 		case a.Key == "id":
-			v.scan(a.Val)
+			v.add(c.of(a.Val))
 		}
 	}
 	return v.strong
+}
+
+// A wordScan is what scanWords finds in one value: the classes of its
+// words (classOf bits) and the class groups of its single words.
+type wordScan struct {
+	cls    uint8
+	groups uint32
+}
+
+// scanValue scans s.
+func scanValue(s string) wordScan {
+	var v wordVerdict
+	var w wordScan
+	v.scanWords(s, &w.groups)
+	w.cls = v.bits()
+	return w
+}
+
+// classWords remembers the scans of a page's class and id values: pages
+// repeat a few values on many elements ("menu-item menu-item-type-post"),
+// and a map lookup is cheaper than splitting and looking up their words
+// again. A nil *classWords remembers nothing.
+type classWords struct {
+	plain map[string]wordScan // value → scanValue(value)
+	class map[string]wordScan // class value → scanValue(dropTaxonomy(value))
+}
+
+// of returns scanValue(s).
+func (c *classWords) of(s string) wordScan {
+	if c == nil {
+		return scanValue(s)
+	}
+	w, ok := c.plain[s]
+	if !ok {
+		w = scanValue(s)
+		if c.plain == nil {
+			c.plain = map[string]wordScan{}
+		}
+		c.plain[s] = w
+	}
+	return w
+}
+
+// ofClass returns scanValue(dropTaxonomy(s)), for a class value s.
+func (c *classWords) ofClass(s string) wordScan {
+	if c == nil {
+		return scanValue(dropTaxonomy(s))
+	}
+	w, ok := c.class[s]
+	if !ok {
+		w = scanValue(dropTaxonomy(s))
+		if c.class == nil {
+			c.class = map[string]wordScan{}
+		}
+		c.class[s] = w
+	}
+	return w
+}
+
+// scanGroups is v.scanGroups(s) with the scans of c.
+func (c *classWords) scanGroups(v *wordVerdict, s string) uint32 {
+	w := c.of(s)
+	v.add(w)
+	return w.groups
 }
 
 type wordVerdict struct{ strong, weak, pos, lead bool }
@@ -133,9 +203,43 @@ var classOf = func() map[string]uint8 {
 }()
 
 func (v *wordVerdict) look(w []byte) {
+	if !maybeWord(w) {
+		return
+	}
 	if c, ok := classOf[string(w)]; ok {
 		v.set(c)
 	}
+}
+
+// wordShapes holds, for each length up to maxShape, first letter and last
+// letter of the known words (wordInfoOf, which holds classOf's), whether a
+// known word has that shape: most words and joined pairs of class names
+// have none, and the test is much cheaper than a map lookup.
+var wordShapes = func() *[maxShape + 1][26]uint32 {
+	var s [maxShape + 1][26]uint32
+	for w := range wordInfoOf {
+		n := len(w)
+		if n == 0 || n > maxShape || w[0] < 'a' || w[0] > 'z' || w[n-1] < 'a' || w[n-1] > 'z' {
+			continue // scanWords looks up lower-case letters only
+		}
+		s[n][w[0]-'a'] |= 1 << (w[n-1] - 'a')
+	}
+	return &s
+}()
+
+// maxShape is the longest word scanWords looks up: a joined pair of two
+// words of at most 32 letters.
+const maxShape = 64
+
+// maybeWord reports whether w (lower-case letters) may be a known word;
+// false means it is not.
+func maybeWord(w []byte) bool {
+	n := len(w)
+	if n == 0 || n > maxShape {
+		return false
+	}
+	f, l := w[0]-'a', w[n-1]-'a'
+	return f < 26 && l < 26 && wordShapes[n][f]>>l&1 != 0
 }
 
 // scan looks up the words of s and their joined pairs without allocating;
@@ -171,6 +275,27 @@ var wordInfoOf = func() map[string]wordInfo {
 	return m
 }()
 
+// add adds the classes that a scan found.
+func (v *wordVerdict) add(w wordScan) { v.set(w.cls) }
+
+// bits returns the classes found, as classOf bits.
+func (v *wordVerdict) bits() uint8 {
+	var c uint8
+	if v.weak {
+		c |= wordWeak
+	}
+	if v.strong {
+		c |= wordStrong
+	}
+	if v.pos {
+		c |= wordPositive
+	}
+	if v.lead {
+		c |= wordLead
+	}
+	return c
+}
+
 func (v *wordVerdict) set(c uint8) {
 	v.weak = v.weak || c&wordWeak != 0
 	v.strong = v.strong || c&wordStrong != 0
@@ -188,9 +313,11 @@ func (v *wordVerdict) scanWords(s string, groups *uint32) {
 	emit := func() {
 		if n > prev && !long {
 			if groups != nil {
-				if wi, ok := wordInfoOf[string(buf[prev:n])]; ok {
-					v.set(wi.cls)
-					*groups |= wi.groups
+				if w := buf[prev:n]; maybeWord(w) {
+					if wi, ok := wordInfoOf[string(w)]; ok {
+						v.set(wi.cls)
+						*groups |= wi.groups
+					}
 				}
 			} else {
 				v.look(buf[prev:n])

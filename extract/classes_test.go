@@ -34,3 +34,18 @@ func TestClassVerdict(t *testing.T) {
 		}
 	}
 }
+
+// maybeWord never turns away a word that scanWords could find: every
+// known word of lower-case letters passes it.
+func TestMaybeWordKeepsKnownWords(t *testing.T) {
+	for w := range wordInfoOf {
+		letters := w != ""
+		for i := 0; i < len(w); i++ {
+			letters = letters && w[i] >= 'a' && w[i] <= 'z'
+		}
+		if letters {
+			assert.True(t, maybeWord([]byte(w)), w)
+		}
+	}
+	assert.False(t, maybeWord(nil))
+}

@@ -7,6 +7,7 @@ import (
 	"io"
 	"math"
 	"strings"
+	"sync"
 
 	"github.com/textanalysis/go-textanalysis/extract/internal/blockmodel"
 
@@ -134,6 +135,7 @@ func mainText(doc *html.Node, title string, w *work) (mainResult, error) {
 		return r, nil
 	}
 	sh := newShared(w)
+	defer sh.release()
 	// One walk serves both: the rules' first pass is a strict view of it.
 	e := newExtractionMode(body, true, nil, sh, true)
 	if w.err != nil {
@@ -152,6 +154,7 @@ func mainText(doc *html.Node, title string, w *work) (mainResult, error) {
 		return r, nil
 	}
 	x := blockFeatures(e, rule, top, title)
+	defer putFeatureBuf(x)
 	if err := w.check(); err != nil {
 		return r, err
 	}
@@ -185,6 +188,72 @@ func mainText(doc *html.Node, title string, w *work) (mainResult, error) {
 	}
 	r.text = strings.Join(parts, "\n\n")
 	return r, w.check()
+}
+
+// featureBufs holds the feature matrices of extracted pages (tens of
+// kilobytes each) for the next pages.
+var featureBufs sync.Pool // of *[]float32
+
+// featureBuf returns n zero features, from the pool when it has room.
+func featureBuf(n int) []float32 {
+	if p, ok := featureBufs.Get().(*[]float32); ok && cap(*p) >= n {
+		b := (*p)[:n]
+		clear(b)
+		return b
+	}
+	return make([]float32, n)
+}
+
+// putFeatureBuf gives x back to the pool; nothing may use x afterwards.
+func putFeatureBuf(x []float32) {
+	if cap(x) == 0 || cap(x) > maxPooledBuf/4 {
+		return
+	}
+	featureBufs.Put(&x)
+}
+
+// clsKey is an element's parent, tag and class, for counting siblings
+// with the same tag and class.
+type clsKey struct {
+	parent *html.Node
+	tag    atom.Atom
+	class  string
+}
+
+// Pools of blockFeatures' per-page tables: node contexts and the counts of
+// siblings by tag and class.
+var nodeCtxBufs, sameClsMaps sync.Pool // of *[]nodeCtx, map[clsKey]int32
+
+// nodeCtxBuf returns n zero node contexts, from the pool when it has room.
+func nodeCtxBuf(n int) []nodeCtx {
+	if p, ok := nodeCtxBufs.Get().(*[]nodeCtx); ok && cap(*p) >= n {
+		b := (*p)[:n]
+		clear(b)
+		return b
+	}
+	return make([]nodeCtx, n)
+}
+
+// putNodeCtxs gives b back to the pool; nothing may use b afterwards.
+func putNodeCtxs(b []nodeCtx) {
+	if cap(b) > 0 && cap(b) <= maxPooledBuf/64 {
+		nodeCtxBufs.Put(&b)
+	}
+}
+
+// sameClsMap returns an empty map, from the pool when it has one.
+func sameClsMap() map[clsKey]int32 {
+	if m, ok := sameClsMaps.Get().(map[clsKey]int32); ok {
+		return m
+	}
+	return map[clsKey]int32{}
+}
+
+// putSameCls empties m and gives it back to the pool; nothing may use m
+// afterwards.
+func putSameCls(m map[clsKey]int32) {
+	clear(m)
+	sameClsMaps.Put(m)
 }
 
 // ruleText is the hand rules' main text of the page, the blocks it holds

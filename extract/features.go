@@ -152,7 +152,7 @@ var numBase int
 func blockFeatures(e *extraction, rule []*block, top *html.Node, title string) []float32 {
 	nf := len(featureNames)
 	nb := len(e.blocks)
-	out := make([]float32, nb*nf)
+	out := featureBuf(nb * nf)
 	if nb == 0 {
 		return out
 	}
@@ -160,7 +160,8 @@ func blockFeatures(e *extraction, rule []*block, top *html.Node, title string) [
 	// e.order lists parents before children, in document order, so the
 	// open ancestors are a stack: a node's parent is found without a map.
 	// Only the blocks' owners need finding by node.
-	ctxs := make([]nodeCtx, len(e.order))
+	ctxs := nodeCtxBuf(len(e.order))
+	defer putNodeCtxs(ctxs)
 	parent := make([]int32, len(e.order)) // index in e.order of the parent, or -1
 	ownerAt := make(map[*html.Node]int32, nb)
 	for i := range e.blocks {
@@ -169,12 +170,8 @@ func blockFeatures(e *extraction, rule []*block, top *html.Node, title string) [
 	topAt := int32(-1)
 	var byNode map[*html.Node]int32 // made only if the stack misses
 	stack := make([]int32, 0, 64)
-	type clsKey struct {
-		parent *html.Node
-		tag    atom.Atom
-		class  string
-	}
-	sameCls := map[clsKey]int32{}
+	sameCls := sameClsMap()
+	defer putSameCls(sameCls)
 	for i, n := range e.order {
 		c := &ctxs[i]
 		pi := int32(-1)
@@ -264,7 +261,7 @@ func blockFeatures(e *extraction, rule []*block, top *html.Node, title string) [
 				if a.Key == "class" {
 					class = a.Val
 				}
-				groups |= v.scanGroups(a.Val)
+				groups |= e.sh.words.scanGroups(&v, a.Val)
 			case a.Key == "itemprop" && strings.Contains(a.Val, "articleBody"):
 				c.flags |= inBodyIP
 			}
@@ -696,7 +693,7 @@ func textStats(s string) blockText {
 // next to a digit.
 func hasPrice(s string) bool {
 	for i := 0; i < len(s); {
-		j := strings.IndexAny(s[i:], "$€£¥")
+		j := indexCurrency(s[i:])
 		if j < 0 {
 			return false
 		}

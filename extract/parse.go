@@ -196,6 +196,7 @@ func parseHTMLDepth(b []byte, depth int, w *work, a *arena) (*html.Node, error) 
 	}
 	z := htmltok.New(stripped)
 	t := newTreeBuilder(depth, w, a)
+	defer t.release()
 	for {
 		tt := z.Next()
 		if err := w.step(); err != nil {
@@ -225,20 +226,42 @@ func parseHTMLDepth(b []byte, depth int, w *work, a *arena) (*html.Node, error) 
 	}
 }
 
+// builders holds released tree builders: a builder's element table is
+// kilobytes, and pages with many <noscript> elements need one for each.
+var builders sync.Pool // of *treeBuilder
+
 func newTreeBuilder(depth int, w *work, a *arena) *treeBuilder {
-	t := &treeBuilder{
-		depth: depth,
-		w:     w,
-		arena: a,
-		doc:   &html.Node{Type: html.DocumentNode},
-		html:  &html.Node{Type: html.ElementNode, Data: "html", DataAtom: atom.Html},
-		head:  &html.Node{Type: html.ElementNode, Data: "head", DataAtom: atom.Head},
+	t, _ := builders.Get().(*treeBuilder)
+	if t == nil {
+		t = &treeBuilder{stack: make([]*html.Node, 0, 64), open: make([]openElem, 0, 64)}
+	}
+	// Start from a zero builder that keeps the buffers of the last one.
+	stack, open, pend, attrBuf := t.stack[:0], t.open[:0], t.pend[:0], t.attrBuf[:0]
+	*t = treeBuilder{
+		depth:   depth,
+		w:       w,
+		arena:   a,
+		doc:     &html.Node{Type: html.DocumentNode},
+		html:    &html.Node{Type: html.ElementNode, Data: "html", DataAtom: atom.Html},
+		head:    &html.Node{Type: html.ElementNode, Data: "head", DataAtom: atom.Head},
+		pend:    pend,
+		attrBuf: attrBuf,
 	}
 	t.doc.AppendChild(t.html)
 	t.html.AppendChild(t.head)
-	t.stack = append(make([]*html.Node, 0, 64), t.head)
-	t.open = append(make([]openElem, 0, 64), openElem{prevSame: -1})
+	t.stack = append(stack, t.head)
+	t.open = append(open, openElem{prevSame: -1})
 	return t
+}
+
+// release gives t back for another parse, holding no part of the tree it
+// built; nothing may use t afterwards.
+func (t *treeBuilder) release() {
+	clear(t.stack[:cap(t.stack)])
+	clear(t.attrBuf[:cap(t.attrBuf)])
+	t.doc, t.html, t.head, t.body, t.pendNode = nil, nil, nil, nil, nil
+	t.innermostNamed, t.w, t.arena = nil, nil, nil
+	builders.Put(t)
 }
 
 // finish ends the tree at the end of the input and returns it.

@@ -43,6 +43,20 @@ var datelineWords = []string{
 	"publicado", "actualizado", "publié", "mis à jour", "pubblicato", "aggiornato",
 }
 
+// The word lists above by their first byte: a line is tried only against
+// the words that can start it.
+var boilerplateByFirst, creditByFirst, datelineByFirst = byFirstByte(boilerplatePrefixes),
+	byFirstByte(creditWords), byFirstByte(datelineWords)
+
+// byFirstByte indexes non-empty words by their first byte.
+func byFirstByte(words []string) *[256][]string {
+	var x [256][]string
+	for _, w := range words {
+		x[w[0]] = append(x[w[0]], w)
+	}
+	return &x
+}
+
 // boilerplateLine reports a short line that is page furniture.
 func boilerplateLine(s string) bool {
 	s = strings.TrimLeftFunc(s, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '©' })
@@ -57,12 +71,15 @@ func boilerplateLine(s string) bool {
 	if furnitureLines[strings.TrimRightFunc(head, func(r rune) bool { return !unicode.IsLetter(r) })] {
 		return true
 	}
-	for _, p := range boilerplatePrefixes {
+	if head == "" {
+		return false // no prefix is empty
+	}
+	for _, p := range boilerplateByFirst[head[0]] {
 		if strings.HasPrefix(head, p) {
 			return true
 		}
 	}
-	for _, w := range creditWords {
+	for _, w := range creditByFirst[head[0]] {
 		if rest, ok := strings.CutPrefix(head, w); ok {
 			if rest = strings.TrimSpace(rest); rest == "" || rest[0] == ':' {
 				return true
@@ -70,7 +87,7 @@ func boilerplateLine(s string) bool {
 		}
 	}
 	if len(s) < 48 && strings.ContainsAny(s, "0123456789") {
-		for _, w := range datelineWords {
+		for _, w := range datelineByFirst[head[0]] {
 			if rest, ok := strings.CutPrefix(head, w); ok {
 				if r, _ := utf8.DecodeRuneInString(rest); !unicode.IsLetter(r) {
 					return true
@@ -152,14 +169,24 @@ func callToAction(lower string) bool {
 
 // A phraseSet finds any of a list of lower-case phrases in lower-cased
 // text in one pass: at each word start it tries only the phrases that
-// begin with the byte found there, which is many times cheaper than one
-// search per phrase.
-type phraseSet [256][]string
+// begin with the two bytes found there, which is many times cheaper than
+// one search per phrase.
+type phraseSet struct {
+	first [256][]string
+	// pairs has bit b of pairs[a] set when a phrase starts with bytes a,
+	// b (or is the one byte a: then every b is set).
+	pairs [256][4]uint64
+}
 
 func newPhraseSet(phrases ...string) *phraseSet {
 	var p phraseSet
 	for _, w := range phrases {
-		p[w[0]] = append(p[w[0]], w)
+		p.first[w[0]] = append(p.first[w[0]], w)
+		if len(w) == 1 {
+			p.pairs[w[0]] = [4]uint64{^uint64(0), ^uint64(0), ^uint64(0), ^uint64(0)}
+		} else {
+			p.pairs[w[0]][w[1]>>6] |= 1 << (w[1] & 63)
+		}
 	}
 	return &p
 }
@@ -167,21 +194,32 @@ func newPhraseSet(phrases ...string) *phraseSet {
 // find reports a phrase of p that starts a word of lower; with whole, the
 // phrase must also end one (no letter right after it).
 func (p *phraseSet) find(lower string, whole bool) bool {
-	for i := 0; i < len(lower); i++ {
-		cands := p[lower[i]]
-		if cands == nil || i > 0 && letterBefore(lower, i) {
+	for i := 0; i+1 < len(lower); i++ {
+		if b := lower[i+1]; p.pairs[lower[i]][b>>6]&(1<<(b&63)) == 0 || i > 0 && letterBefore(lower, i) {
 			continue
 		}
-		for _, w := range cands {
-			if !strings.HasPrefix(lower[i:], w) {
-				continue
-			}
-			if !whole {
-				return true
-			}
-			if r, _ := utf8.DecodeRuneInString(lower[i+len(w):]); !unicode.IsLetter(r) {
-				return true
-			}
+		if p.tryAt(lower, i, whole) {
+			return true
+		}
+	}
+	// The last byte can only start a phrase of one byte.
+	if i := len(lower) - 1; i >= 0 && (i == 0 || !letterBefore(lower, i)) {
+		return p.tryAt(lower, i, whole)
+	}
+	return false
+}
+
+// tryAt reports a phrase of p at byte i of lower, as find wants it.
+func (p *phraseSet) tryAt(lower string, i int, whole bool) bool {
+	for _, w := range p.first[lower[i]] {
+		if !strings.HasPrefix(lower[i:], w) {
+			continue
+		}
+		if !whole {
+			return true
+		}
+		if r, _ := utf8.DecodeRuneInString(lower[i+len(w):]); !unicode.IsLetter(r) {
+			return true
 		}
 	}
 	return false
@@ -332,3 +370,23 @@ func detectLanguage(text string) string {
 }
 
 func utf8RuneStart(b byte) bool { return b&0xC0 != 0x80 }
+
+// indexCurrency is strings.IndexAny(s, "$€£¥") by bytes: the search for a
+// set with signs outside ASCII decodes every rune of s.
+func indexCurrency(s string) int {
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '$':
+			return i
+		case 0xC2: // £ is C2 A3, ¥ is C2 A5
+			if i+1 < len(s) && (s[i+1] == 0xA3 || s[i+1] == 0xA5) {
+				return i
+			}
+		case 0xE2: // € is E2 82 AC
+			if i+2 < len(s) && s[i+1] == 0x82 && s[i+2] == 0xAC {
+				return i
+			}
+		}
+	}
+	return -1
+}

@@ -1,10 +1,14 @@
 package extract
 
 import (
+	"math/rand/v2"
 	"strings"
 	"testing"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 	"golang.org/x/text/encoding/charmap"
 )
 
@@ -101,5 +105,60 @@ func TestDecodeBytes(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			assert.Equal(t, tt.want, string(decodeBytes([]byte(tt.in), tt.contentType)))
 		})
+	}
+}
+
+// findSlow is phraseSet.find as one search per phrase at every word start.
+func findSlow(phrases []string, lower string, whole bool) bool {
+	for i := 0; i < len(lower); i++ {
+		if i > 0 && letterBefore(lower, i) {
+			continue
+		}
+		for _, w := range phrases {
+			if !strings.HasPrefix(lower[i:], w) {
+				continue
+			}
+			if r, _ := utf8.DecodeRuneInString(lower[i+len(w):]); !whole || !unicode.IsLetter(r) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// phraseSet.find answers as a search for each phrase does, on texts made
+// of phrases, their pieces, letters (some not ASCII) and separators.
+func TestPhraseSetFind(t *testing.T) {
+	phrases := append(append([]string{"x", "é"}, ctaWords...), creditMarkers...)
+	set := newPhraseSet(phrases...)
+	pieces := append([]string{"a", "b", "é", " ", ".", ":", "s", "ß", "©", "x"}, phrases...)
+	for _, w := range phrases {
+		pieces = append(pieces, w[:len(w)/2], w[len(w)/2:])
+	}
+	rng := rand.New(rand.NewPCG(3, 4))
+	for range 20000 {
+		var b strings.Builder
+		for range rng.IntN(6) {
+			b.WriteString(pieces[rng.IntN(len(pieces))])
+		}
+		s := b.String()
+		for _, whole := range []bool{false, true} {
+			require.Equal(t, findSlow(phrases, s, whole), set.find(s, whole), "%q whole=%v", s, whole)
+		}
+	}
+}
+
+// indexCurrency finds what strings.IndexAny finds, in valid and broken
+// UTF-8.
+func TestIndexCurrency(t *testing.T) {
+	pieces := []string{"$", "€", "£", "¥", "\xc2", "\xe2", "\x82", "\xac", "\xa3", "\xe2\x82", "a", "1", " ", "é", "\xf0"}
+	rng := rand.New(rand.NewPCG(5, 6))
+	for range 20000 {
+		var b strings.Builder
+		for range rng.IntN(7) {
+			b.WriteString(pieces[rng.IntN(len(pieces))])
+		}
+		s := b.String()
+		require.Equal(t, strings.IndexAny(s, "$€£¥"), indexCurrency(s), "%q", s)
 	}
 }
