@@ -248,7 +248,7 @@ func hashString(h uint32, s string) uint32 {
 // repeating a text does not change its features.
 func Hashes(dst []uint32, toks []string) []uint32 {
 	var buf [64]uint32
-	return featureHashes(dst, toks, wordHashes(buf[:0], toks))
+	return featureHashes(dst, toks, wordHashes(buf[:0], toks), nil, 0)
 }
 
 // wordHashes appends the hash of each token of toks to dst, marked when
@@ -285,9 +285,32 @@ func wordHashes(dst []uint32, toks []string) []uint32 {
 }
 
 // featureHashes appends the features of toks, whose word hashes are wh
-// (see [wordHashes]), to dst, sorted and without repeats.
-func featureHashes(dst []uint32, toks []string, wh []uint32) []uint32 {
+// (see [wordHashes]), to dst without repeats: sorted when set is nil or
+// when there are more than limit of them, else in the order they first
+// occur (set then dedupes them without sorting, see [Model.Featurize]).
+func featureHashes(dst []uint32, toks []string, wh []uint32, set *hashSet, limit int) []uint32 {
 	start := len(dst)
+	if set == nil {
+		prev := uint32(0)
+		havePrev := false
+		for i, t := range toks {
+			if t == "." {
+				havePrev = false
+				continue
+			}
+			h := wh[i]
+			if havePrev {
+				dst = append(dst, h, (prev*31+h)*fnvPrime^0x85ebca6b)
+			} else {
+				dst = append(dst, h, (0x27d4eb2d+h)*fnvPrime^0x85ebca6b) // clause start + word
+			}
+			prev, havePrev = h, true
+		}
+		feats := dst[start:]
+		sortHashes(feats)
+		return append(dst[:start], slices.Compact(feats)...)
+	}
+	set.reset(2 * len(toks))
 	prev := uint32(0)
 	havePrev := false
 	for i, t := range toks {
@@ -296,16 +319,67 @@ func featureHashes(dst []uint32, toks []string, wh []uint32) []uint32 {
 			continue
 		}
 		h := wh[i]
+		pair := (0x27d4eb2d+h)*fnvPrime ^ 0x85ebca6b // clause start + word
 		if havePrev {
-			dst = append(dst, h, (prev*31+h)*fnvPrime^0x85ebca6b)
-		} else {
-			dst = append(dst, h, (0x27d4eb2d+h)*fnvPrime^0x85ebca6b) // clause start + word
+			pair = (prev*31+h)*fnvPrime ^ 0x85ebca6b
+		}
+		if set.add(h) {
+			dst = append(dst, h)
+		}
+		if set.add(pair) {
+			dst = append(dst, pair)
 		}
 		prev, havePrev = h, true
 	}
-	feats := dst[start:]
-	sortHashes(feats)
-	return append(dst[:start], slices.Compact(feats)...)
+	if len(dst)-start > limit {
+		sortHashes(dst[start:])
+	}
+	return dst
+}
+
+// hashSet is a set of feature hashes for one list at a time: open
+// addressing over slots stamped with the list's generation, so that
+// starting a new list costs nothing.
+type hashSet struct {
+	slots []hashSlot
+	mask  uint32
+	gen   uint32
+}
+
+type hashSlot struct{ key, gen uint32 }
+
+// reset empties the set for at most n keys.
+func (s *hashSet) reset(n int) {
+	size := 32
+	for size < 2*n {
+		size <<= 1
+	}
+	if len(s.slots) < size {
+		s.slots = make([]hashSlot, size)
+		s.gen = 0
+	}
+	s.mask = uint32(size - 1)
+	s.gen++
+	if s.gen == 0 {
+		clear(s.slots)
+		s.gen = 1
+	}
+}
+
+// add adds x and reports whether it was new.
+func (s *hashSet) add(x uint32) bool {
+	i := uint32(uint64(x)*0x9e3779b97f4a7c15>>32) & s.mask
+	for {
+		sl := &s.slots[i]
+		if sl.gen != s.gen {
+			*sl = hashSlot{key: x, gen: s.gen}
+			return true
+		}
+		if sl.key == x {
+			return false
+		}
+		i = (i + 1) & s.mask
+	}
 }
 
 // radixMin is the length from which sortHashes sorts by radix: long
@@ -511,6 +585,12 @@ type Text struct {
 	afterBuf []uint32
 	extraBuf []uint32
 	words    []uint32 // word hashes, see wordHashes
+	acWords  []uint32 // word hashes of the part after "however" and the like
+
+	// limit is the longest feature list that may be unsorted, 0 when all
+	// are sorted (see [Model.Featurize]); set dedupes the unsorted ones.
+	limit int
+	set   hashSet
 }
 
 // PrepareTweet decides whether m judges t, the featurised text (see
@@ -525,12 +605,24 @@ func (m *Model) PrepareTweet(t *Text, text string, toks []string) {
 	}
 	t.extraBuf = TweetCues(t.extraBuf[:0], text, toks, t.Dense[0])
 	t.Extra = t.extraBuf
+	t.orderFor2()
 	if m.Dom.Logit2(t.Hashes, t.Extra, &t.Dense) < 0 {
 		return
 	}
 	t.tweet = true
 	t.extraBuf = CharGrams(t.extraBuf, toks)
 	t.Extra = t.extraBuf
+	t.orderFor2()
+}
+
+// orderFor2 sorts Hashes when [Head.Logit2] is to add up more of Hashes
+// and Extra than t's limit allows unsorted, so that the sum goes in the
+// order of [Featurize]'s. Sorting the unsorted list gives the sorted one:
+// the features are the same.
+func (t *Text) orderFor2() {
+	if t.limit > 0 && len(t.Hashes)+len(t.Extra) > t.limit && !slices.IsSorted(t.Hashes) {
+		sortHashes(t.Hashes)
+	}
 }
 
 // Tweet reports whether [Model.PrepareTweet] judged t a tweet.
@@ -539,6 +631,25 @@ func (t *Text) Tweet() bool { return t.tweet }
 // Featurize fills t (reusing its slices) from the tokens, VADER's scores
 // and the domain of a text.
 func Featurize(t *Text, toks []string, v Vader, d Domain) {
+	featurize(t, toks, v, d, nil, 0)
+}
+
+// Featurize is [Featurize] for scoring with m: each feature list comes
+// in the order its features first occur, without the sort, when m's
+// sums over it are exact whatever the order (it has no more than
+// [Head.exact] features), so that [Model.Predict] gives the very same
+// scores for less work. Training, which sums unquantised weights, keeps
+// the sorted lists.
+func (m *Model) Featurize(t *Text, toks []string, v Vader, d Domain) {
+	if m.exact <= 0 {
+		featurize(t, toks, v, d, nil, 0)
+		return
+	}
+	featurize(t, toks, v, d, &t.set, m.exact)
+}
+
+func featurize(t *Text, toks []string, v Vader, d Domain, set *hashSet, limit int) {
+	t.limit = limit
 	t.Domain = d
 	t.Dense = Dense(v, len(toks))
 	t.Extra, t.tweet = nil, false
@@ -547,14 +658,15 @@ func Featurize(t *Text, toks []string, v Vader, d Domain) {
 	// starts after a "." and the part after a "but" after a "but", where
 	// the negation scope has ended anyway.
 	t.words = wordHashes(t.words[:0], toks)
-	t.Hashes = featureHashes(t.Hashes[:0], toks, t.words)
+	t.Hashes = featureHashes(t.Hashes[:0], toks, t.words, set, limit)
 	t.After = nil
 	if ac := AfterContrast(toks); ac != nil {
 		if k := len(toks) - len(ac); toks[k-1] == "but" {
-			t.afterBuf = featureHashes(t.afterBuf[:0], ac, t.words[k:])
+			t.afterBuf = featureHashes(t.afterBuf[:0], ac, t.words[k:], set, limit)
 		} else {
 			// "however" and the like do not end a negation scope
-			t.afterBuf = Hashes(t.afterBuf[:0], ac)
+			t.acWords = wordHashes(t.acWords[:0], ac)
+			t.afterBuf = featureHashes(t.afterBuf[:0], ac, t.acWords, set, limit)
 		}
 		t.After = t.afterBuf
 	}
@@ -568,7 +680,7 @@ func Featurize(t *Text, toks []string, v Vader, d Domain) {
 			continue
 		}
 		if i > start {
-			t.Clauses = featureHashes(t.Clauses, toks[start:i], t.words[start:i])
+			t.Clauses = featureHashes(t.Clauses, toks[start:i], t.words[start:i], set, limit)
 			t.ClauseEnd = append(t.ClauseEnd, len(t.Clauses))
 		}
 		start = i + 1

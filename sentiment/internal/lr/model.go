@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"math/bits"
 	"sync"
 )
 
@@ -19,6 +20,11 @@ type Head struct {
 	W     []float32
 	Dense [NumDense]float32
 	Bias  float32
+
+	// exact is how many of W's weights, whichever they are, add up
+	// exactly in float64 (see [exactTerms]); 0 when unknown (a head being
+	// trained). [Read] sets it.
+	exact int
 }
 
 // NewHead returns a zero head with 2^bits sparse weights.
@@ -76,6 +82,10 @@ type Model struct {
 	// goes the Subj way.
 	Dom, Neu                        Head
 	TauTweet, BandTweet, KappaTweet float64
+
+	// exact is the least [Head.exact] of the heads: texts whose feature
+	// lists are no longer need not sort them (see [Model.Featurize]).
+	exact int
 }
 
 // Scores are the model's probabilities for one text.
@@ -259,6 +269,7 @@ func Read(r io.Reader) (*Model, error) {
 		for i, x := range q {
 			h.W[i] = float32(x) * scale
 		}
+		h.exact = exactTerms(h.W)
 		if err := binary.Read(zr, le, &h.Dense); err != nil {
 			return err
 		}
@@ -306,7 +317,40 @@ func Read(r io.Reader) (*Model, error) {
 			return nil, err
 		}
 	}
+	m.exact = min(m.Pol.exact, m.Subj.exact, m.Tok.exact)
+	if m.HasTweet() {
+		m.exact = min(m.exact, m.Dom.exact, m.Neu.exact)
+	}
 	return &m, nil
+}
+
+// exactTerms is the number of terms up to which a float64 sum of weights
+// of w is exact, and so the same in any order: every float32 weight is an
+// integer multiple of the smallest power of two u that divides them all,
+// at most U units in magnitude, so a sum of n ≤ 2^53/U of them is a
+// multiple of u at most 2^53 units in magnitude, which float64 holds
+// exactly at every step. Quantised weights (int16 times a scale) span
+// about 2^38 units, which allows some 20,000 terms.
+func exactTerms(w []float32) int {
+	minExp, maxAbs := math.MaxInt, 0.0
+	for _, x := range w {
+		if x == 0 {
+			continue
+		}
+		a := math.Abs(float64(x))
+		if math.IsInf(a, 0) || math.IsNaN(a) {
+			return 0
+		}
+		frac, exp := math.Frexp(a) // a = frac·2^exp, frac in [1/2, 1) with 24 bits at most
+		mant := uint64(frac * (1 << 24))
+		minExp = min(minExp, exp-24+bits.TrailingZeros64(mant))
+		maxAbs = max(maxAbs, a)
+	}
+	if maxAbs == 0 {
+		return math.MaxInt
+	}
+	units := math.Ldexp(maxAbs, -minExp)
+	return int(math.Min(math.Ldexp(1, 53)/units, math.MaxInt32))
 }
 
 //go:embed weights.bin.gz
