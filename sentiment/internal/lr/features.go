@@ -38,11 +38,15 @@ func Dense(v Vader, tokens int) [NumDense]float64 {
 // or more squeezed to two), "@user" for mentions, "<url>" for links,
 // "0" for numbers, and "!", "?" and symbol characters (emoji) as tokens of
 // their own. A "." stands for any clause boundary (. , ; : and line breaks).
-// A word of [WordClass] becomes its class token.
+// A word of the word classes (see [SetWordClass]) becomes its class token.
 func Tokens(dst []string, text string) []string {
 	if strings.Contains(text, `\u`) {
 		text = unescapeU(text)
 	}
+	// ASCII words are sliced from the text lower-cased once, rather than
+	// each lower-cased on its own: a capitalised word would cost an
+	// allocation each.
+	low := asciiLower(text)
 	i := 0
 	for i < len(text) {
 		r, size := utf8.DecodeRuneInString(text[i:])
@@ -64,11 +68,20 @@ func Tokens(dst []string, text string) []string {
 			i += size
 		case isWordRune(r) && r != '\'':
 			j := i + size
+			ascii := r < utf8.RuneSelf
 			for j < len(text) {
+				if c := text[j]; c < utf8.RuneSelf {
+					if !asciiWord[c] {
+						break
+					}
+					j++
+					continue
+				}
 				r2, s2 := utf8.DecodeRuneInString(text[j:])
 				if !isWordRune(r2) {
 					break
 				}
+				ascii = false
 				j += s2
 			}
 			w := text[i:j]
@@ -81,7 +94,11 @@ func Tokens(dst []string, text string) []string {
 				i = j
 				continue
 			}
-			dst = appendWord(dst, w)
+			if ascii {
+				dst = appendLowerWord(dst, low[i:j])
+			} else {
+				dst = appendWord(dst, w)
+			}
 			i = j
 		case (r == ':' || r == ';' || r == '=' || r == '<') && emoticonLen(text[i:]) > 0:
 			n := emoticonLen(text[i:])
@@ -107,6 +124,36 @@ func Tokens(dst []string, text string) []string {
 	return dst
 }
 
+// asciiWord tells the ASCII bytes of [isWordRune].
+var asciiWord = func() (t [utf8.RuneSelf]bool) {
+	for c := range utf8.RuneSelf {
+		t[c] = isWordRune(rune(c))
+	}
+	return t
+}()
+
+// asciiLower is text with its ASCII capitals in lower case, all other
+// bytes as they are: text itself when it has none.
+func asciiLower(text string) string {
+	k := 0
+	for k < len(text) && (text[k] < 'A' || text[k] > 'Z') {
+		k++
+	}
+	if k == len(text) {
+		return text
+	}
+	var b strings.Builder
+	b.Grow(len(text))
+	b.WriteString(text[:k])
+	for _, c := range []byte(text[k:]) {
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		b.WriteByte(c)
+	}
+	return b.String()
+}
+
 func isWordRune(r rune) bool {
 	if r < utf8.RuneSelf {
 		return 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || '0' <= r && r <= '9' || r == '\'' || r == '_'
@@ -116,7 +163,12 @@ func isWordRune(r rune) bool {
 
 // appendWord normalises one word and appends it (and "not" for n't).
 func appendWord(dst []string, w string) []string {
-	w = strings.ToLower(strings.ReplaceAll(w, "’", "'"))
+	return appendLowerWord(dst, strings.ToLower(strings.ReplaceAll(w, "’", "'")))
+}
+
+// appendLowerWord is [appendWord] for a word already lower-cased, with
+// "’" already "'".
+func appendLowerWord(dst []string, w string) []string {
 	w = strings.Trim(w, "'")
 	if w == "" {
 		return dst
@@ -145,19 +197,57 @@ func appendWord(dst []string, w string) []string {
 		}
 	}
 	w = squeeze(w)
-	if c, ok := WordClass[w]; ok {
-		w = c
+	if wordClassFilter.has(w) {
+		if c, ok := wordClass[w]; ok {
+			w = c
+		}
 	}
 	return append(dst, w)
 }
 
-// WordClass maps words to the token that stands for their class in
-// [Tokens] (package sentiment sets it, before any text is scored, to
-// "lex:neg" or "lex:pos" for its domain supplement: words the training
-// data teaches too seldom or wrongly, so the word model learns their class
-// from all of them together, and VADER's lexicon rates each one). Read
-// only after package initialisation.
-var WordClass map[string]string
+// wordClass maps words to the token that stands for their class in
+// [Tokens] (see [SetWordClass]); wordClassFilter holds its keys, so that
+// most words need no map lookup.
+var (
+	wordClass       map[string]string
+	wordClassFilter wordFilter
+)
+
+// SetWordClass sets the words that [Tokens] replaces by the token of their
+// class (package sentiment sets them, in its initialisation, before any
+// text is scored, to "lex:neg" or "lex:pos" for its domain supplement:
+// words the training data teaches too seldom or wrongly, so the word
+// model learns their class from all of them together, and VADER's lexicon
+// rates each one). It is not safe to call while texts are tokenised.
+func SetWordClass(classes map[string]string) {
+	wordClass = classes
+	wordClassFilter = wordFilter{}
+	for w := range classes {
+		if w != "" {
+			wordClassFilter.add(w)
+		}
+	}
+}
+
+// wordFilter is a set of words that may give false positives (a Bloom
+// filter with one hash): a word's length and first and last bytes pick
+// one of 4096 bits.
+type wordFilter [64]uint64
+
+func filterBit(w string) uint32 {
+	return (uint32(len(w))*0x9e3779b1 ^ uint32(w[0])*0x85ebca6b ^ uint32(w[len(w)-1])*0xc2b2ae35) >> 20
+}
+
+func (f *wordFilter) add(w string) {
+	b := filterBit(w)
+	f[b/64] |= 1 << (b % 64)
+}
+
+// has reports whether w, not empty, may be in the set.
+func (f *wordFilter) has(w string) bool {
+	b := filterBit(w)
+	return f[b/64]&(1<<(b%64)) != 0
+}
 
 // squeeze shortens runs of three or more equal letters to two.
 func squeeze(w string) string {
@@ -873,8 +963,28 @@ func TweetCues(dst []uint32, text string, toks []string, compound float64) []uin
 		dst = append(dst, hashString(cueSeed, "<hash>"))
 	}
 	n := min(int(math.Log2(float64(len(toks)+1))), 6)
-	dst = append(dst, hashString(cueSeed, "<len"+strconv.Itoa(n)+">"))
-	return append(dst, hashString(vaderSeed, "vc"+compoundBin(compound)))
+	return append(dst, lenCueHashes[n], vaderBinHash(compound))
+}
+
+// lenCueHashes are the hashes of the length cues "<len0>" … "<len6>".
+var lenCueHashes = func() (h [7]uint32) {
+	for n := range h {
+		h[n] = hashString(cueSeed, "<len"+strconv.Itoa(n)+">")
+	}
+	return h
+}()
+
+// vaderBinHashes are the hashes of "vc" and each of [compoundBins].
+var vaderBinHashes = func() (h [len(compoundBins)]uint32) {
+	for i, b := range compoundBins {
+		h[i] = hashString(vaderSeed, "vc"+b)
+	}
+	return h
+}()
+
+// vaderBinHash is the hash of "vc" and compound's bin.
+func vaderBinHash(compound float64) uint32 {
+	return vaderBinHashes[compoundBinIndex(compound)]
 }
 
 // CharGrams appends to dst the character 3-, 4- and 5-grams of each token
@@ -905,23 +1015,26 @@ func hashBytes(h uint32, s []byte) uint32 {
 	return h
 }
 
-// compoundBin names VADER's compound in bins: "0" under 0.05 in
+// compoundBins name VADER's compound in bins: "0" under 0.05 in
 // magnitude, then the sign and 1–4 for below 0.3, 0.6, 0.85 and above.
-func compoundBin(c float64) string {
+var compoundBins = [...]string{"0", "+1", "+2", "+3", "+4", "-1", "-2", "-3", "-4"}
+
+// compoundBinIndex is the index of c's bin in [compoundBins].
+func compoundBinIndex(c float64) int {
 	a := math.Abs(c)
-	s := "+"
+	s := 0
 	if c < 0 {
-		s = "-"
+		s = 4
 	}
 	switch {
 	case a < 0.05:
-		return "0"
+		return 0
 	case a < 0.3:
-		return s + "1"
+		return s + 1
 	case a < 0.6:
-		return s + "2"
+		return s + 2
 	case a < 0.85:
-		return s + "3"
+		return s + 3
 	}
-	return s + "4"
+	return s + 4
 }

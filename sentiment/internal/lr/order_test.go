@@ -4,6 +4,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -127,4 +128,21 @@ func FuzzFeaturizeUnordered(f *testing.F) {
 			require.Equal(t, want, got)
 		}
 	})
+}
+
+// The cue hashes are those of their names: "<len3>", "vc-2" and so on.
+func TestTweetCueHashes(t *testing.T) {
+	for n, h := range lenCueHashes {
+		assert.Equal(t, hashString(cueSeed, "<len"+strconv.Itoa(n)+">"), h)
+	}
+	tests := []struct {
+		c    float64
+		name string
+	}{
+		{0, "0"}, {0.049, "0"}, {-0.049, "0"}, {0.05, "+1"}, {0.29, "+1"}, {0.3, "+2"}, {0.59, "+2"},
+		{0.6, "+3"}, {0.84, "+3"}, {0.85, "+4"}, {1, "+4"}, {-0.05, "-1"}, {-0.3, "-2"}, {-0.6, "-3"}, {-0.9, "-4"},
+	}
+	for _, tt := range tests {
+		assert.Equal(t, hashString(vaderSeed, "vc"+tt.name), vaderBinHash(tt.c), "%v", tt.c)
+	}
 }
