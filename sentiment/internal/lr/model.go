@@ -249,6 +249,7 @@ func Read(r io.Reader) (*Model, error) {
 	if got != magic && got != magicNoTweet {
 		return nil, errors.New("lr: not a model file")
 	}
+	chunk := make([]byte, 64<<10)
 	readHead := func(h *Head) error {
 		var bits uint32
 		var scale float32
@@ -261,13 +262,17 @@ func Read(r io.Reader) (*Model, error) {
 		if err := binary.Read(zr, le, &scale); err != nil {
 			return err
 		}
-		q := make([]int16, 1<<bits)
-		if err := binary.Read(zr, le, q); err != nil {
-			return err
-		}
+		// The int16 weights, read a chunk at a time straight into W.
 		*h = NewHead(uint(bits))
-		for i, x := range q {
-			h.W[i] = float32(x) * scale
+		for off := 0; off < len(h.W); {
+			n := min(len(chunk)/2, len(h.W)-off)
+			if _, err := io.ReadFull(zr, chunk[:2*n]); err != nil {
+				return err
+			}
+			for i := range n {
+				h.W[off+i] = float32(int16(le.Uint16(chunk[2*i:]))) * scale
+			}
+			off += n
 		}
 		h.exact = exactTerms(h.W)
 		if err := binary.Read(zr, le, &h.Dense); err != nil {
@@ -332,24 +337,31 @@ func Read(r io.Reader) (*Model, error) {
 // exactly at every step. Quantised weights (int16 times a scale) span
 // about 2^38 units, which allows some 20,000 terms.
 func exactTerms(w []float32) int {
-	minExp, maxAbs := math.MaxInt, 0.0
+	// From the bits, for speed at load: a float32 with biased exponent
+	// e and mantissa field f is m·2^(e−150), m = 2^23+f (or f and
+	// e = 1 for a subnormal); its lowest set bit is 2^(e−150+tz(m)).
+	minExp, maxBits := math.MaxInt, uint32(0)
 	for _, x := range w {
-		if x == 0 {
+		b := math.Float32bits(x) &^ (1 << 31)
+		if b == 0 {
 			continue
 		}
-		a := math.Abs(float64(x))
-		if math.IsInf(a, 0) || math.IsNaN(a) {
-			return 0
+		e, m := int(b>>23), b&(1<<23-1)
+		if e == 0xff {
+			return 0 // Inf or NaN
 		}
-		frac, exp := math.Frexp(a) // a = frac·2^exp, frac in [1/2, 1) with 24 bits at most
-		mant := uint64(frac * (1 << 24))
-		minExp = min(minExp, exp-24+bits.TrailingZeros64(mant))
-		maxAbs = max(maxAbs, a)
+		if e == 0 {
+			e = 1
+		} else {
+			m |= 1 << 23
+		}
+		minExp = min(minExp, e-150+bits.TrailingZeros32(m))
+		maxBits = max(maxBits, b) // the order of the bits is that of |x|
 	}
-	if maxAbs == 0 {
+	if maxBits == 0 {
 		return math.MaxInt
 	}
-	units := math.Ldexp(maxAbs, -minExp)
+	units := math.Ldexp(float64(math.Float32frombits(maxBits)), -minExp)
 	return int(math.Min(math.Ldexp(1, 53)/units, math.MaxInt32))
 }
 

@@ -1,6 +1,7 @@
 package lr
 
 import (
+	"bytes"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -144,5 +145,56 @@ func TestTweetCueHashes(t *testing.T) {
 	}
 	for _, tt := range tests {
 		assert.Equal(t, hashString(vaderSeed, "vc"+tt.name), vaderBinHash(tt.c), "%v", tt.c)
+	}
+}
+
+// exactTerms reads the bits as math.Frexp would read the values.
+func TestExactTermsByFrexp(t *testing.T) {
+	byFrexp := func(w []float32) int {
+		minExp, maxAbs := math.MaxInt, 0.0
+		for _, x := range w {
+			if x == 0 {
+				continue
+			}
+			a := math.Abs(float64(x))
+			frac, exp := math.Frexp(a)
+			mant := uint64(frac * (1 << 24))
+			tz := 0
+			for mant&1 == 0 {
+				mant >>= 1
+				tz++
+			}
+			minExp = min(minExp, exp-24+tz)
+			maxAbs = max(maxAbs, a)
+		}
+		if maxAbs == 0 {
+			return math.MaxInt
+		}
+		return int(math.Min(math.Ldexp(1, 53)/math.Ldexp(maxAbs, -minExp), math.MaxInt32))
+	}
+	r := rand.New(rand.NewPCG(3, 4))
+	for range 200 {
+		w := make([]float32, 1+r.IntN(50))
+		scale := float32(math.Ldexp(r.Float64(), -r.IntN(140)))
+		for i := range w {
+			w[i] = float32(r.IntN(65535)-32767) * scale
+		}
+		assert.Equal(t, byFrexp(w), exactTerms(w), "scale %g", scale)
+	}
+	m, err := Embedded()
+	require.NoError(t, err)
+	for _, h := range []*Head{&m.Pol, &m.Subj, &m.Tok, &m.Dom, &m.Neu} {
+		assert.Equal(t, byFrexp(h.W), h.exact)
+	}
+}
+
+// BenchmarkRead is the model's load: what a process pays before its
+// first text.
+func BenchmarkRead(b *testing.B) {
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := Read(bytes.NewReader(weights)); err != nil {
+			b.Fatal(err)
+		}
 	}
 }
