@@ -43,10 +43,6 @@ func Tokens(dst []string, text string) []string {
 	if strings.Contains(text, `\u`) {
 		text = unescapeU(text)
 	}
-	// ASCII words are sliced from the text lower-cased once, rather than
-	// each lower-cased on its own: a capitalised word would cost an
-	// allocation each.
-	low := asciiLower(text)
 	i := 0
 	for i < len(text) {
 		r, size := utf8.DecodeRuneInString(text[i:])
@@ -95,7 +91,8 @@ func Tokens(dst []string, text string) []string {
 				continue
 			}
 			if ascii {
-				dst = appendLowerWord(dst, low[i:j])
+				// no "’" to replace, and only ASCII to lower
+				dst = appendLowerWord(dst, asciiLower(w))
 			} else {
 				dst = appendWord(dst, w)
 			}
@@ -133,7 +130,7 @@ var asciiWord = func() (t [utf8.RuneSelf]bool) {
 }()
 
 // asciiLower is text with its ASCII capitals in lower case, all other
-// bytes as they are: text itself when it has none.
+// bytes as they are: text itself, without allocating, when it has none.
 func asciiLower(text string) string {
 	k := 0
 	for k < len(text) && (text[k] < 'A' || text[k] > 'Z') {
