@@ -4,13 +4,14 @@ import "github.com/textanalysis/go-textanalysis/sentiment/internal/lr"
 
 func init() {
 	lr.VaderOf = hybridVaderFeatures
-	lr.WordClass = make(map[string]string, len(hybridSupplement))
+	classes := make(map[string]string, len(hybridSupplement))
 	for w, v := range hybridSupplement {
-		lr.WordClass[w] = "lex:pos"
+		classes[w] = "lex:pos"
 		if v < 0 {
-			lr.WordClass[w] = "lex:neg"
+			classes[w] = "lex:neg"
 		}
 	}
+	lr.SetWordClass(classes)
 }
 
 // hybridVaderFeatures are the VADER features the hybrid model reads for a

@@ -33,7 +33,7 @@ func (h *hybrid) score(text string, v scores, meanSentence float64) scores {
 		// neutral), as with VADER
 		return scores{}
 	}
-	lr.Featurize(&sc.t, sc.toks, lr.Vader{Compound: v.compound, Pos: v.pos, Neu: v.neu, Neg: v.neg, MeanSentence: meanSentence}, lr.DomainOf(text))
+	h.m.Featurize(&sc.t, sc.toks, lr.Vader{Compound: v.compound, Pos: v.pos, Neu: v.neu, Neg: v.neg, MeanSentence: meanSentence}, lr.DomainOf(text))
 	h.m.PrepareTweet(&sc.t, text, sc.toks)
 	p := h.m.Predict(&sc.t)
 	limit := 0.0

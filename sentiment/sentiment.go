@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/textanalysis/go-textanalysis/sentiment/internal/lr"
@@ -76,7 +77,9 @@ type Options struct {
 	// WholeOnly scores the whole text only and leaves Result.Sentences
 	// empty: for batch scoring where per-sentence scores are not wanted.
 	// With the vader model a text of several sentences then costs one
-	// pass instead of two; the whole-text scores are the same either way.
+	// pass instead of two, and with the hybrid model the sentences are
+	// not scored by the learned model; the whole-text scores are the same
+	// either way.
 	WholeOnly bool
 }
 
@@ -177,8 +180,19 @@ func (a *Analyzer) Analyze(ctx context.Context, text string) (*Result, error) {
 		res.Sentences = []Sentence{}
 		return res, nil
 	}
-	spans := splitSentences(text)
-	sents := make([]scores, len(spans))
+	var spans []span
+	var sents []scores
+	if a.wholeOnly {
+		// Nothing of the sentences leaves: their memory is reused.
+		sc := sentencePool.Get().(*sentenceScratch)
+		defer sentencePool.Put(sc)
+		sc.spans = appendSentences(sc.spans[:0], text)
+		sc.sents = append(sc.sents[:0], make([]scores, len(sc.spans))...)
+		spans, sents = sc.spans, sc.sents
+	} else {
+		spans = splitSentences(text)
+		sents = make([]scores, len(spans))
+	}
 	var whole scores
 	if len(spans) > 1 {
 		whole = a.vader.polaritySentences(text, spans, sents)
@@ -203,6 +217,10 @@ func (a *Analyzer) Analyze(ctx context.Context, text string) (*Result, error) {
 		}
 		whole = a.hybrid.score(text, whole, mean)
 		for k, sp := range spans {
+			if a.wholeOnly {
+				// the sentences' own scores are not wanted
+				break
+			}
 			if len(spans) == 1 {
 				sents[k] = whole
 				break
@@ -225,6 +243,14 @@ func (a *Analyzer) Analyze(ctx context.Context, text string) (*Result, error) {
 	}
 	return res, nil
 }
+
+// sentenceScratch holds a whole-text analysis's sentences.
+type sentenceScratch struct {
+	spans []span
+	sents []scores
+}
+
+var sentencePool = sync.Pool{New: func() any { return new(sentenceScratch) }}
 
 func newResult(s scores) *Result {
 	return &Result{Label: labelOf(s.compound), Compound: s.compound, Pos: s.pos, Neu: s.neu, Neg: s.neg}

@@ -72,7 +72,12 @@ func softBreak(text string, lineStart, i int) bool {
 // only and either ends a known abbreviation or an initial, or the next word
 // starts in lower case.
 func splitSentences(text string) []span {
-	var out []span
+	return appendSentences(nil, text)
+}
+
+// appendSentences appends the sentences of text (see [splitSentences]) to
+// out.
+func appendSentences(out []span, text string) []span {
 	segStart := 0
 	// (cb, cr) is a cursor converting byte offsets to code point offsets;
 	// offsets only grow.

@@ -114,10 +114,82 @@ func tuneGCForBatch() {
 	}
 }
 
-// linesPerWorker bounds how many lines may be read ahead of the oldest
+// A worker takes lines in batches, so that the hand-offs between the
+// reader, the workers and the writer (and the writes) are per batch, not
+// per line: a batch is the lines already read in, at most batchLines of
+// them and about batchBytes, and never waits for more input, so a program
+// that drives the command line by line still gets each answer at once.
+const (
+	batchLines = 64
+	batchBytes = 256 << 10
+)
+
+// batchesPerWorker bounds how many batches may be read ahead of the oldest
 // unanswered one, per worker, so that one slow line cannot make the
 // answers waiting behind it grow without limit.
-const linesPerWorker = 64
+const batchesPerWorker = 4
+
+// lineBatch is a run of input lines, one after the other in buf; line k
+// ends at ends[k].
+type lineBatch struct {
+	seq  int
+	buf  []byte
+	ends []int
+	size int64 // input bytes of the lines, with their newlines
+}
+
+func (b *lineBatch) line(k int) []byte {
+	start := 0
+	if k > 0 {
+		start = b.ends[k-1]
+	}
+	return b.buf[start:b.ends[k]]
+}
+
+// answerBatch holds the output lines of a lineBatch.
+type answerBatch struct {
+	seq    int
+	out    []byte
+	lines  int
+	failed int
+	size   int64
+}
+
+// Batch buffers are reused: a batch's input is not referred to once it
+// is answered (lineFunc copies what it keeps), nor its output once
+// written.
+var (
+	lineBatchPool = sync.Pool{New: func() any { return new(lineBatch) }}
+	outBufPool    = sync.Pool{New: func() any { return new([]byte) }}
+)
+
+// maxPooledBytes is the largest buffer kept for reuse: a batch with a
+// huge line should not pin its buffer.
+const maxPooledBytes = 4 * batchBytes
+
+func recycleBatch(b *lineBatch) {
+	if cap(b.buf) > maxPooledBytes {
+		b.buf = nil
+	}
+	lineBatchPool.Put(b)
+}
+
+func recycleOut(b []byte) {
+	if cap(b) <= maxPooledBytes {
+		outBufPool.Put(&b)
+	}
+}
+
+// lineReady reports whether br holds a whole line, so that reading it will
+// not wait for input.
+func lineReady(br *bufio.Reader) bool {
+	n := br.Buffered()
+	if n == 0 {
+		return false
+	}
+	b, _ := br.Peek(n)
+	return bytes.IndexByte(b, '\n') >= 0
+}
 
 // runParallel answers lines with several workers and writes the answers in
 // input order. Like runSerial, it flushes whenever every line read so far
@@ -126,38 +198,44 @@ const linesPerWorker = 64
 func runParallel(ctx context.Context, in io.Reader, out io.Writer, analyse lineFunc, bar *progress, workers int) (failed int, err error) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	type job struct {
-		seq  int
-		line []byte
-		size int64
-	}
-	type answer struct {
-		seq  int
-		line []byte
-		ok   bool
-		size int64
-	}
-	jobs := make(chan job, workers)
-	answers := make(chan answer, workers)
-	window := make(chan struct{}, workers*linesPerWorker)
+	jobs := make(chan *lineBatch, workers)
+	answers := make(chan answerBatch, workers)
+	window := make(chan struct{}, workers*batchesPerWorker)
 	var (
-		read    atomic.Int64 // lines handed to the workers
+		read    atomic.Int64 // batches handed to the workers
 		readErr error        // set before jobs is closed
 	)
 	br := bufio.NewReaderSize(in, 1<<20)
 	go func() {
 		defer close(jobs)
 		for seq := 0; ; {
-			line, rerr := readLine(br)
-			if trimmed := bytes.TrimSpace(line); len(trimmed) > 0 {
+			b := lineBatchPool.Get().(*lineBatch)
+			b.buf, b.ends, b.size = b.buf[:0], b.ends[:0], 0
+			var rerr error
+			for {
+				var line []byte
+				line, rerr = readLine(br)
+				if trimmed := bytes.TrimSpace(line); len(trimmed) > 0 {
+					b.buf = append(b.buf, trimmed...)
+					b.ends = append(b.ends, len(b.buf))
+					b.size += lineSize(line, rerr)
+				}
+				if rerr != nil || len(b.ends) >= batchLines || len(b.buf) >= batchBytes || !lineReady(br) {
+					break
+				}
+			}
+			if len(b.ends) > 0 {
 				select {
 				case window <- struct{}{}:
 				case <-ctx.Done():
 					return
 				}
-				read.Add(1)
-				jobs <- job{seq: seq, line: append([]byte(nil), trimmed...), size: lineSize(line, rerr)}
+				b.seq = seq
 				seq++
+				read.Add(1)
+				jobs <- b
+			} else {
+				recycleBatch(b)
 			}
 			if rerr != nil {
 				if rerr != io.EOF {
@@ -175,9 +253,18 @@ func runParallel(ctx context.Context, in io.Reader, out io.Writer, analyse lineF
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for j := range jobs {
-				b, ok := processLine(ctx, j.line, analyse)
-				answers <- answer{seq: j.seq, line: b, ok: ok, size: j.size}
+			for b := range jobs {
+				bp := outBufPool.Get().(*[]byte)
+				a := answerBatch{seq: b.seq, out: (*bp)[:0], lines: len(b.ends), size: b.size}
+				for k := range b.ends {
+					var ok bool
+					a.out, ok = appendAnswer(a.out, ctx, b.line(k), analyse)
+					if !ok {
+						a.failed++
+					}
+				}
+				recycleBatch(b)
+				answers <- a
 			}
 		}()
 	}
@@ -188,7 +275,7 @@ func runParallel(ctx context.Context, in io.Reader, out io.Writer, analyse lineF
 
 	bw := bufio.NewWriterSize(out, 64<<10)
 	var wErr error
-	pending := make(map[int]answer)
+	pending := make(map[int]answerBatch)
 	next := 0
 	for a := range answers {
 		pending[a.seq] = a
@@ -200,17 +287,16 @@ func runParallel(ctx context.Context, in io.Reader, out io.Writer, analyse lineF
 			delete(pending, next)
 			next++
 			<-window
-			if !a.ok {
-				failed++
-			}
+			failed += a.failed
 			if wErr == nil {
-				if _, err := bw.Write(a.line); err != nil {
+				if _, err := bw.Write(a.out); err != nil {
 					wErr = err
 					cancel()
 				}
 			}
+			recycleOut(a.out)
 			if bar != nil {
-				bar.add(a.size)
+				bar.add(a.size, a.lines)
 			}
 		}
 		if wErr == nil && int64(next) == read.Load() {
@@ -241,18 +327,20 @@ func runSerial(ctx context.Context, in io.Reader, out io.Writer, analyse lineFun
 			err = fmt.Errorf("write output: %w", ferr)
 		}
 	}()
+	var answer []byte
 	for ctx.Err() == nil {
 		line, rerr := readLine(br)
 		if trimmed := bytes.TrimSpace(line); len(trimmed) > 0 {
-			b, ok := processLine(ctx, trimmed, analyse)
+			var ok bool
+			answer, ok = appendAnswer(answer[:0], ctx, trimmed, analyse)
 			if !ok {
 				failed++
 			}
-			if _, err := bw.Write(b); err != nil {
+			if _, err := bw.Write(answer); err != nil {
 				return failed, fmt.Errorf("write output: %w", err)
 			}
 			if bar != nil {
-				bar.add(lineSize(line, rerr))
+				bar.add(lineSize(line, rerr), 1)
 			}
 		}
 		if rerr == io.EOF {
@@ -297,8 +385,10 @@ func readLine(br *bufio.Reader) ([]byte, error) {
 	}
 }
 
-// processLine turns one input line into one output line (with newline).
-func processLine(ctx context.Context, line []byte, analyse lineFunc) ([]byte, bool) {
+// appendAnswer appends the output line (with newline) for one input line
+// to dst. It reports false when the line failed and its answer is an
+// error line.
+func appendAnswer(dst []byte, ctx context.Context, line []byte, analyse lineFunc) ([]byte, bool) {
 	var id json.RawMessage
 	res, err := analyse(ctx, line, &id)
 	if id == nil {
@@ -308,39 +398,47 @@ func processLine(ctx context.Context, line []byte, analyse lineFunc) ([]byte, bo
 			ID json.RawMessage `json:"id"`
 		}
 		if jerr := json.Unmarshal(line, &head); jerr != nil {
-			return errorLine(nil, "invalid JSON line: "+jerr.Error()), false
+			return append(dst, errorLine(nil, "invalid JSON line: "+jerr.Error())...), false
 		}
 		id = head.ID
 	}
 	if err != nil {
-		return errorLine(id, userMessage(err)), false
-	}
-	var body []byte
-	if a, ok := res.(jsonAppender); ok {
-		body = a.appendJSON(make([]byte, 0, 256))
-	} else {
-		var buf bytes.Buffer
-		if err := server.EncodeJSON(&buf, res, false); err != nil {
-			return errorLine(id, err.Error()), false
-		}
-		body = bytes.TrimSpace(buf.Bytes())
+		return append(dst, errorLine(id, userMessage(err))...), false
 	}
 	if len(id) == 0 {
 		id = json.RawMessage("null")
 	}
-	var outLine bytes.Buffer
-	outLine.WriteString(`{"id":`)
-	outLine.Write(id)
-	if len(body) > 2 && body[0] == '{' {
-		outLine.WriteByte(',')
-		outLine.Write(body[1:])
+	start := len(dst)
+	dst = append(dst, `{"id":`...)
+	dst = append(dst, id...)
+	var body []byte
+	if a, ok := res.(jsonAppender); ok {
+		// The result writes itself right after the id; an object's "{"
+		// becomes the comma between them.
+		mark := len(dst)
+		dst = a.appendJSON(dst)
+		if b := dst[mark:]; len(b) > 2 && b[0] == '{' {
+			dst[mark] = ','
+			return append(dst, '\n'), true
+		}
+		body = bytes.Clone(dst[mark:])
+		dst = dst[:mark]
 	} else {
-		outLine.WriteString(`,"result":`)
-		outLine.Write(body)
-		outLine.WriteByte('}')
+		var buf bytes.Buffer
+		if err := server.EncodeJSON(&buf, res, false); err != nil {
+			return append(dst[:start], errorLine(id, err.Error())...), false
+		}
+		body = bytes.TrimSpace(buf.Bytes())
 	}
-	outLine.WriteByte('\n')
-	return outLine.Bytes(), true
+	if len(body) > 2 && body[0] == '{' {
+		dst = append(dst, ',')
+		dst = append(dst, body[1:]...)
+	} else {
+		dst = append(dst, `,"result":`...)
+		dst = append(dst, body...)
+		dst = append(dst, '}')
+	}
+	return append(dst, '\n'), true
 }
 
 func errorLine(id json.RawMessage, msg string) []byte {
@@ -381,11 +479,12 @@ func newProgress(w io.Writer, total int64) *progress {
 	return &progress{w: w, total: total, start: time.Now()}
 }
 
-func (p *progress) add(n int64) {
+// add counts lines answered lines that took n bytes of input.
+func (p *progress) add(n int64, lines int) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.done += n
-	p.lines++
+	p.lines += int64(lines)
 	if time.Since(p.last) < 100*time.Millisecond {
 		return
 	}

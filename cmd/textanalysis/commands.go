@@ -409,7 +409,7 @@ func textModelAction(analyzer analyzerFunc, analyse func(ctx context.Context, an
 		if c.String("input") != "" {
 			return runBatch(c, func(ctx context.Context, line json.RawMessage, id *json.RawMessage) (any, error) {
 				if vals, ok := decodeStringLine(line, "id", "text", "model"); ok && vals[0] != "" && vals[1] != "" {
-					*id, _ = json.Marshal(vals[0])
+					*id = marshalJSONString(vals[0])
 					return analyse(ctx, an, vals[1], orDefault(vals[2], model))
 				}
 				var in struct {

@@ -79,22 +79,34 @@ func TestProgressEndsFull(t *testing.T) {
 		{"no final newline", `{"id":1,"text":"x"}` + "\n" + `{"id":2,"text":"y"}`},
 		{"blank lines", "\n\n" + `{"id":1,"text":"x"}` + "\n\n"},
 	}
+	echo := func(_ context.Context, line json.RawMessage, id *json.RawMessage) (any, error) {
+		*id = json.RawMessage("1")
+		return map[string]int{}, nil
+	}
+	runners := map[string]func(in io.Reader, bar *progress) error{
+		"serial": func(in io.Reader, bar *progress) error {
+			_, err := runSerial(context.Background(), in, io.Discard, echo, bar)
+			return err
+		},
+		"parallel": func(in io.Reader, bar *progress) error {
+			_, err := runParallel(context.Background(), in, io.Discard, echo, bar, 2)
+			return err
+		},
+	}
 	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			var buf bytes.Buffer
-			bar := newProgress(&buf, int64(len(tt.input)))
-			echo := func(_ context.Context, line json.RawMessage, id *json.RawMessage) (any, error) {
-				*id = json.RawMessage("1")
-				return map[string]int{}, nil
-			}
-			_, err := runSerial(context.Background(), strings.NewReader(tt.input), io.Discard, echo, bar)
-			require.NoError(t, err)
-			bar.complete()
-			bar.finish()
-			draws := strings.Split(strings.TrimSpace(buf.String()), "\r")
-			last := draws[len(draws)-1]
-			assert.Contains(t, last, "["+strings.Repeat("#", 30)+"] 100%", last)
-		})
+		for name, runner := range runners {
+			t.Run(tt.name+" "+name, func(t *testing.T) {
+				var buf bytes.Buffer
+				bar := newProgress(&buf, int64(len(tt.input)))
+				require.NoError(t, runner(strings.NewReader(tt.input), bar))
+				bar.complete()
+				bar.finish()
+				draws := strings.Split(strings.TrimSpace(buf.String()), "\r")
+				last := draws[len(draws)-1]
+				assert.Contains(t, last, "["+strings.Repeat("#", 30)+"] 100%", last)
+				assert.Contains(t, last, fmt.Sprintf(" %d lines", strings.Count(tt.input, `"id"`)), last)
+			})
+		}
 	}
 }
 

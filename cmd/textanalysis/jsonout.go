@@ -76,11 +76,21 @@ const hexDigits = "0123456789abcdef"
 // appendJSONString quotes s as encoding/json does with HTML escaping off:
 // invalid UTF-8 becomes \ufffd, and U+2028 and U+2029 are escaped.
 func appendJSONString(b []byte, s string) []byte {
+	return appendQuoted(b, s, false)
+}
+
+// marshalJSONString is json.Marshal(s): as appendJSONString, and with <, >
+// and & escaped too.
+func marshalJSONString(s string) []byte {
+	return appendQuoted(make([]byte, 0, len(s)+2), s, true)
+}
+
+func appendQuoted(b []byte, s string, escapeHTML bool) []byte {
 	b = append(b, '"')
 	start := 0
 	for i := 0; i < len(s); {
 		if c := s[i]; c < utf8.RuneSelf {
-			if c >= 0x20 && c != '"' && c != '\\' {
+			if c >= 0x20 && c != '"' && c != '\\' && (!escapeHTML || c != '<' && c != '>' && c != '&') {
 				i++
 				continue
 			}

@@ -58,3 +58,26 @@ func FuzzSentimentJSON(f *testing.F) {
 		}
 	})
 }
+
+// The ids of batch lines are written as json.Marshal writes them.
+func TestMarshalJSONStringMatchesEncodingJSON(t *testing.T) {
+	for _, s := range []string{"", "a", "id-1", "<b>&amp;</b>", "q\"\\/", "\x00\x1f\x7f", "é😀", "\u2028\u2029", "\xff\xc3\x28", "a\tb\nc\rd\be\ff"} {
+		want, err := json.Marshal(s)
+		assert.NoError(t, err)
+		assert.Equal(t, string(want), string(marshalJSONString(s)), "%q", s)
+	}
+}
+
+func FuzzMarshalJSONString(f *testing.F) {
+	f.Add("id <1> & \"2\"")
+	f.Add("\xff\u2028\\\x01")
+	f.Fuzz(func(t *testing.T, s string) {
+		want, err := json.Marshal(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := marshalJSONString(s); !bytes.Equal(got, want) {
+			t.Fatalf("%q: marshalJSONString %s, json.Marshal %s", s, got, want)
+		}
+	})
+}

@@ -38,7 +38,7 @@ func Dense(v Vader, tokens int) [NumDense]float64 {
 // or more squeezed to two), "@user" for mentions, "<url>" for links,
 // "0" for numbers, and "!", "?" and symbol characters (emoji) as tokens of
 // their own. A "." stands for any clause boundary (. , ; : and line breaks).
-// A word of [WordClass] becomes its class token.
+// A word of the word classes (see [SetWordClass]) becomes its class token.
 func Tokens(dst []string, text string) []string {
 	if strings.Contains(text, `\u`) {
 		text = unescapeU(text)
@@ -64,11 +64,20 @@ func Tokens(dst []string, text string) []string {
 			i += size
 		case isWordRune(r) && r != '\'':
 			j := i + size
+			ascii := r < utf8.RuneSelf
 			for j < len(text) {
+				if c := text[j]; c < utf8.RuneSelf {
+					if !asciiWord[c] {
+						break
+					}
+					j++
+					continue
+				}
 				r2, s2 := utf8.DecodeRuneInString(text[j:])
 				if !isWordRune(r2) {
 					break
 				}
+				ascii = false
 				j += s2
 			}
 			w := text[i:j]
@@ -81,7 +90,12 @@ func Tokens(dst []string, text string) []string {
 				i = j
 				continue
 			}
-			dst = appendWord(dst, w)
+			if ascii {
+				// no "’" to replace, and only ASCII to lower
+				dst = appendLowerWord(dst, asciiLower(w))
+			} else {
+				dst = appendWord(dst, w)
+			}
 			i = j
 		case (r == ':' || r == ';' || r == '=' || r == '<') && emoticonLen(text[i:]) > 0:
 			n := emoticonLen(text[i:])
@@ -107,6 +121,36 @@ func Tokens(dst []string, text string) []string {
 	return dst
 }
 
+// asciiWord tells the ASCII bytes of [isWordRune].
+var asciiWord = func() (t [utf8.RuneSelf]bool) {
+	for c := range utf8.RuneSelf {
+		t[c] = isWordRune(rune(c))
+	}
+	return t
+}()
+
+// asciiLower is text with its ASCII capitals in lower case, all other
+// bytes as they are: text itself, without allocating, when it has none.
+func asciiLower(text string) string {
+	k := 0
+	for k < len(text) && (text[k] < 'A' || text[k] > 'Z') {
+		k++
+	}
+	if k == len(text) {
+		return text
+	}
+	var b strings.Builder
+	b.Grow(len(text))
+	b.WriteString(text[:k])
+	for _, c := range []byte(text[k:]) {
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		b.WriteByte(c)
+	}
+	return b.String()
+}
+
 func isWordRune(r rune) bool {
 	if r < utf8.RuneSelf {
 		return 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || '0' <= r && r <= '9' || r == '\'' || r == '_'
@@ -116,7 +160,12 @@ func isWordRune(r rune) bool {
 
 // appendWord normalises one word and appends it (and "not" for n't).
 func appendWord(dst []string, w string) []string {
-	w = strings.ToLower(strings.ReplaceAll(w, "’", "'"))
+	return appendLowerWord(dst, strings.ToLower(strings.ReplaceAll(w, "’", "'")))
+}
+
+// appendLowerWord is [appendWord] for a word already lower-cased, with
+// "’" already "'".
+func appendLowerWord(dst []string, w string) []string {
 	w = strings.Trim(w, "'")
 	if w == "" {
 		return dst
@@ -145,19 +194,57 @@ func appendWord(dst []string, w string) []string {
 		}
 	}
 	w = squeeze(w)
-	if c, ok := WordClass[w]; ok {
-		w = c
+	if wordClassFilter.has(w) {
+		if c, ok := wordClass[w]; ok {
+			w = c
+		}
 	}
 	return append(dst, w)
 }
 
-// WordClass maps words to the token that stands for their class in
-// [Tokens] (package sentiment sets it, before any text is scored, to
-// "lex:neg" or "lex:pos" for its domain supplement: words the training
-// data teaches too seldom or wrongly, so the word model learns their class
-// from all of them together, and VADER's lexicon rates each one). Read
-// only after package initialisation.
-var WordClass map[string]string
+// wordClass maps words to the token that stands for their class in
+// [Tokens] (see [SetWordClass]); wordClassFilter holds its keys, so that
+// most words need no map lookup.
+var (
+	wordClass       map[string]string
+	wordClassFilter wordFilter
+)
+
+// SetWordClass sets the words that [Tokens] replaces by the token of their
+// class (package sentiment sets them, in its initialisation, before any
+// text is scored, to "lex:neg" or "lex:pos" for its domain supplement:
+// words the training data teaches too seldom or wrongly, so the word
+// model learns their class from all of them together, and VADER's lexicon
+// rates each one). It is not safe to call while texts are tokenised.
+func SetWordClass(classes map[string]string) {
+	wordClass = classes
+	wordClassFilter = wordFilter{}
+	for w := range classes {
+		if w != "" {
+			wordClassFilter.add(w)
+		}
+	}
+}
+
+// wordFilter is a set of words that may give false positives (a Bloom
+// filter with one hash): a word's length and first and last bytes pick
+// one of 4096 bits.
+type wordFilter [64]uint64
+
+func filterBit(w string) uint32 {
+	return (uint32(len(w))*0x9e3779b1 ^ uint32(w[0])*0x85ebca6b ^ uint32(w[len(w)-1])*0xc2b2ae35) >> 20
+}
+
+func (f *wordFilter) add(w string) {
+	b := filterBit(w)
+	f[b/64] |= 1 << (b % 64)
+}
+
+// has reports whether w, not empty, may be in the set.
+func (f *wordFilter) has(w string) bool {
+	b := filterBit(w)
+	return f[b/64]&(1<<(b%64)) != 0
+}
 
 // squeeze shortens runs of three or more equal letters to two.
 func squeeze(w string) string {
@@ -248,7 +335,7 @@ func hashString(h uint32, s string) uint32 {
 // repeating a text does not change its features.
 func Hashes(dst []uint32, toks []string) []uint32 {
 	var buf [64]uint32
-	return featureHashes(dst, toks, wordHashes(buf[:0], toks))
+	return featureHashes(dst, toks, wordHashes(buf[:0], toks), nil, 0)
 }
 
 // wordHashes appends the hash of each token of toks to dst, marked when
@@ -285,9 +372,32 @@ func wordHashes(dst []uint32, toks []string) []uint32 {
 }
 
 // featureHashes appends the features of toks, whose word hashes are wh
-// (see [wordHashes]), to dst, sorted and without repeats.
-func featureHashes(dst []uint32, toks []string, wh []uint32) []uint32 {
+// (see [wordHashes]), to dst without repeats: sorted when set is nil or
+// when there are more than limit of them, else in the order they first
+// occur (set then dedupes them without sorting, see [Model.Featurize]).
+func featureHashes(dst []uint32, toks []string, wh []uint32, set *hashSet, limit int) []uint32 {
 	start := len(dst)
+	if set == nil {
+		prev := uint32(0)
+		havePrev := false
+		for i, t := range toks {
+			if t == "." {
+				havePrev = false
+				continue
+			}
+			h := wh[i]
+			if havePrev {
+				dst = append(dst, h, (prev*31+h)*fnvPrime^0x85ebca6b)
+			} else {
+				dst = append(dst, h, (0x27d4eb2d+h)*fnvPrime^0x85ebca6b) // clause start + word
+			}
+			prev, havePrev = h, true
+		}
+		feats := dst[start:]
+		sortHashes(feats)
+		return append(dst[:start], slices.Compact(feats)...)
+	}
+	set.reset(2 * len(toks))
 	prev := uint32(0)
 	havePrev := false
 	for i, t := range toks {
@@ -296,16 +406,67 @@ func featureHashes(dst []uint32, toks []string, wh []uint32) []uint32 {
 			continue
 		}
 		h := wh[i]
+		pair := (0x27d4eb2d+h)*fnvPrime ^ 0x85ebca6b // clause start + word
 		if havePrev {
-			dst = append(dst, h, (prev*31+h)*fnvPrime^0x85ebca6b)
-		} else {
-			dst = append(dst, h, (0x27d4eb2d+h)*fnvPrime^0x85ebca6b) // clause start + word
+			pair = (prev*31+h)*fnvPrime ^ 0x85ebca6b
+		}
+		if set.add(h) {
+			dst = append(dst, h)
+		}
+		if set.add(pair) {
+			dst = append(dst, pair)
 		}
 		prev, havePrev = h, true
 	}
-	feats := dst[start:]
-	sortHashes(feats)
-	return append(dst[:start], slices.Compact(feats)...)
+	if len(dst)-start > limit {
+		sortHashes(dst[start:])
+	}
+	return dst
+}
+
+// hashSet is a set of feature hashes for one list at a time: open
+// addressing over slots stamped with the list's generation, so that
+// starting a new list costs nothing.
+type hashSet struct {
+	slots []hashSlot
+	mask  uint32
+	gen   uint32
+}
+
+type hashSlot struct{ key, gen uint32 }
+
+// reset empties the set for at most n keys.
+func (s *hashSet) reset(n int) {
+	size := 32
+	for size < 2*n {
+		size <<= 1
+	}
+	if len(s.slots) < size {
+		s.slots = make([]hashSlot, size)
+		s.gen = 0
+	}
+	s.mask = uint32(size - 1)
+	s.gen++
+	if s.gen == 0 {
+		clear(s.slots)
+		s.gen = 1
+	}
+}
+
+// add adds x and reports whether it was new.
+func (s *hashSet) add(x uint32) bool {
+	i := uint32(uint64(x)*0x9e3779b97f4a7c15>>32) & s.mask
+	for {
+		sl := &s.slots[i]
+		if sl.gen != s.gen {
+			*sl = hashSlot{key: x, gen: s.gen}
+			return true
+		}
+		if sl.key == x {
+			return false
+		}
+		i = (i + 1) & s.mask
+	}
 }
 
 // radixMin is the length from which sortHashes sorts by radix: long
@@ -511,6 +672,12 @@ type Text struct {
 	afterBuf []uint32
 	extraBuf []uint32
 	words    []uint32 // word hashes, see wordHashes
+	acWords  []uint32 // word hashes of the part after "however" and the like
+
+	// limit is the longest feature list that may be unsorted, 0 when all
+	// are sorted (see [Model.Featurize]); set dedupes the unsorted ones.
+	limit int
+	set   hashSet
 }
 
 // PrepareTweet decides whether m judges t, the featurised text (see
@@ -525,12 +692,24 @@ func (m *Model) PrepareTweet(t *Text, text string, toks []string) {
 	}
 	t.extraBuf = TweetCues(t.extraBuf[:0], text, toks, t.Dense[0])
 	t.Extra = t.extraBuf
+	t.orderFor2()
 	if m.Dom.Logit2(t.Hashes, t.Extra, &t.Dense) < 0 {
 		return
 	}
 	t.tweet = true
 	t.extraBuf = CharGrams(t.extraBuf, toks)
 	t.Extra = t.extraBuf
+	t.orderFor2()
+}
+
+// orderFor2 sorts Hashes when [Head.Logit2] is to add up more of Hashes
+// and Extra than t's limit allows unsorted, so that the sum goes in the
+// order of [Featurize]'s. Sorting the unsorted list gives the sorted one:
+// the features are the same.
+func (t *Text) orderFor2() {
+	if t.limit > 0 && len(t.Hashes)+len(t.Extra) > t.limit && !slices.IsSorted(t.Hashes) {
+		sortHashes(t.Hashes)
+	}
 }
 
 // Tweet reports whether [Model.PrepareTweet] judged t a tweet.
@@ -539,6 +718,25 @@ func (t *Text) Tweet() bool { return t.tweet }
 // Featurize fills t (reusing its slices) from the tokens, VADER's scores
 // and the domain of a text.
 func Featurize(t *Text, toks []string, v Vader, d Domain) {
+	featurize(t, toks, v, d, nil, 0)
+}
+
+// Featurize is [Featurize] for scoring with m: each feature list comes
+// in the order its features first occur, without the sort, when m's
+// sums over it are exact whatever the order (it has no more than
+// [Head.exact] features), so that [Model.Predict] gives the very same
+// scores for less work. Training, which sums unquantised weights, keeps
+// the sorted lists.
+func (m *Model) Featurize(t *Text, toks []string, v Vader, d Domain) {
+	if m.exact <= 0 {
+		featurize(t, toks, v, d, nil, 0)
+		return
+	}
+	featurize(t, toks, v, d, &t.set, m.exact)
+}
+
+func featurize(t *Text, toks []string, v Vader, d Domain, set *hashSet, limit int) {
+	t.limit = limit
 	t.Domain = d
 	t.Dense = Dense(v, len(toks))
 	t.Extra, t.tweet = nil, false
@@ -547,14 +745,15 @@ func Featurize(t *Text, toks []string, v Vader, d Domain) {
 	// starts after a "." and the part after a "but" after a "but", where
 	// the negation scope has ended anyway.
 	t.words = wordHashes(t.words[:0], toks)
-	t.Hashes = featureHashes(t.Hashes[:0], toks, t.words)
+	t.Hashes = featureHashes(t.Hashes[:0], toks, t.words, set, limit)
 	t.After = nil
 	if ac := AfterContrast(toks); ac != nil {
 		if k := len(toks) - len(ac); toks[k-1] == "but" {
-			t.afterBuf = featureHashes(t.afterBuf[:0], ac, t.words[k:])
+			t.afterBuf = featureHashes(t.afterBuf[:0], ac, t.words[k:], set, limit)
 		} else {
 			// "however" and the like do not end a negation scope
-			t.afterBuf = Hashes(t.afterBuf[:0], ac)
+			t.acWords = wordHashes(t.acWords[:0], ac)
+			t.afterBuf = featureHashes(t.afterBuf[:0], ac, t.acWords, set, limit)
 		}
 		t.After = t.afterBuf
 	}
@@ -568,7 +767,7 @@ func Featurize(t *Text, toks []string, v Vader, d Domain) {
 			continue
 		}
 		if i > start {
-			t.Clauses = featureHashes(t.Clauses, toks[start:i], t.words[start:i])
+			t.Clauses = featureHashes(t.Clauses, toks[start:i], t.words[start:i], set, limit)
 			t.ClauseEnd = append(t.ClauseEnd, len(t.Clauses))
 		}
 		start = i + 1
@@ -761,8 +960,28 @@ func TweetCues(dst []uint32, text string, toks []string, compound float64) []uin
 		dst = append(dst, hashString(cueSeed, "<hash>"))
 	}
 	n := min(int(math.Log2(float64(len(toks)+1))), 6)
-	dst = append(dst, hashString(cueSeed, "<len"+strconv.Itoa(n)+">"))
-	return append(dst, hashString(vaderSeed, "vc"+compoundBin(compound)))
+	return append(dst, lenCueHashes[n], vaderBinHash(compound))
+}
+
+// lenCueHashes are the hashes of the length cues "<len0>" … "<len6>".
+var lenCueHashes = func() (h [7]uint32) {
+	for n := range h {
+		h[n] = hashString(cueSeed, "<len"+strconv.Itoa(n)+">")
+	}
+	return h
+}()
+
+// vaderBinHashes are the hashes of "vc" and each of [compoundBins].
+var vaderBinHashes = func() (h [len(compoundBins)]uint32) {
+	for i, b := range compoundBins {
+		h[i] = hashString(vaderSeed, "vc"+b)
+	}
+	return h
+}()
+
+// vaderBinHash is the hash of "vc" and compound's bin.
+func vaderBinHash(compound float64) uint32 {
+	return vaderBinHashes[compoundBinIndex(compound)]
 }
 
 // CharGrams appends to dst the character 3-, 4- and 5-grams of each token
@@ -793,23 +1012,26 @@ func hashBytes(h uint32, s []byte) uint32 {
 	return h
 }
 
-// compoundBin names VADER's compound in bins: "0" under 0.05 in
+// compoundBins name VADER's compound in bins: "0" under 0.05 in
 // magnitude, then the sign and 1–4 for below 0.3, 0.6, 0.85 and above.
-func compoundBin(c float64) string {
+var compoundBins = [...]string{"0", "+1", "+2", "+3", "+4", "-1", "-2", "-3", "-4"}
+
+// compoundBinIndex is the index of c's bin in [compoundBins].
+func compoundBinIndex(c float64) int {
 	a := math.Abs(c)
-	s := "+"
+	s := 0
 	if c < 0 {
-		s = "-"
+		s = 4
 	}
 	switch {
 	case a < 0.05:
-		return "0"
+		return 0
 	case a < 0.3:
-		return s + "1"
+		return s + 1
 	case a < 0.6:
-		return s + "2"
+		return s + 2
 	case a < 0.85:
-		return s + "3"
+		return s + 3
 	}
-	return s + "4"
+	return s + 4
 }

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"math/bits"
 	"sync"
 )
 
@@ -19,6 +20,11 @@ type Head struct {
 	W     []float32
 	Dense [NumDense]float32
 	Bias  float32
+
+	// exact is how many of W's weights, whichever they are, add up
+	// exactly in float64 (see [exactTerms]); 0 when unknown (a head being
+	// trained). [Read] sets it.
+	exact int
 }
 
 // NewHead returns a zero head with 2^bits sparse weights.
@@ -76,6 +82,10 @@ type Model struct {
 	// goes the Subj way.
 	Dom, Neu                        Head
 	TauTweet, BandTweet, KappaTweet float64
+
+	// exact is the least [Head.exact] of the heads: texts whose feature
+	// lists are no longer need not sort them (see [Model.Featurize]).
+	exact int
 }
 
 // Scores are the model's probabilities for one text.
@@ -239,6 +249,7 @@ func Read(r io.Reader) (*Model, error) {
 	if got != magic && got != magicNoTweet {
 		return nil, errors.New("lr: not a model file")
 	}
+	chunk := make([]byte, 64<<10)
 	readHead := func(h *Head) error {
 		var bits uint32
 		var scale float32
@@ -251,14 +262,19 @@ func Read(r io.Reader) (*Model, error) {
 		if err := binary.Read(zr, le, &scale); err != nil {
 			return err
 		}
-		q := make([]int16, 1<<bits)
-		if err := binary.Read(zr, le, q); err != nil {
-			return err
-		}
+		// The int16 weights, read a chunk at a time straight into W.
 		*h = NewHead(uint(bits))
-		for i, x := range q {
-			h.W[i] = float32(x) * scale
+		for off := 0; off < len(h.W); {
+			n := min(len(chunk)/2, len(h.W)-off)
+			if _, err := io.ReadFull(zr, chunk[:2*n]); err != nil {
+				return err
+			}
+			for i := range n {
+				h.W[off+i] = float32(int16(le.Uint16(chunk[2*i:]))) * scale
+			}
+			off += n
 		}
+		h.exact = exactTerms(h.W)
 		if err := binary.Read(zr, le, &h.Dense); err != nil {
 			return err
 		}
@@ -306,7 +322,47 @@ func Read(r io.Reader) (*Model, error) {
 			return nil, err
 		}
 	}
+	m.exact = min(m.Pol.exact, m.Subj.exact, m.Tok.exact)
+	if m.HasTweet() {
+		m.exact = min(m.exact, m.Dom.exact, m.Neu.exact)
+	}
 	return &m, nil
+}
+
+// exactTerms is the number of terms up to which a float64 sum of weights
+// of w is exact, and so the same in any order: every float32 weight is an
+// integer multiple of the smallest power of two u that divides them all,
+// at most U units in magnitude, so a sum of n ≤ 2^53/U of them is a
+// multiple of u at most 2^53 units in magnitude, which float64 holds
+// exactly at every step. Quantised weights (int16 times a scale) span
+// about 2^38 units, which allows some 20,000 terms.
+func exactTerms(w []float32) int {
+	// From the bits, for speed at load: a float32 with biased exponent
+	// e and mantissa field f is m·2^(e−150), m = 2^23+f (or f and
+	// e = 1 for a subnormal); its lowest set bit is 2^(e−150+tz(m)).
+	minExp, maxBits := math.MaxInt, uint32(0)
+	for _, x := range w {
+		b := math.Float32bits(x) &^ (1 << 31)
+		if b == 0 {
+			continue
+		}
+		e, m := int(b>>23), b&(1<<23-1)
+		if e == 0xff {
+			return 0 // Inf or NaN
+		}
+		if e == 0 {
+			e = 1
+		} else {
+			m |= 1 << 23
+		}
+		minExp = min(minExp, e-150+bits.TrailingZeros32(m))
+		maxBits = max(maxBits, b) // the order of the bits is that of |x|
+	}
+	if maxBits == 0 {
+		return math.MaxInt
+	}
+	units := math.Ldexp(float64(math.Float32frombits(maxBits)), -minExp)
+	return int(math.Min(math.Ldexp(1, 53)/units, math.MaxInt32))
 }
 
 //go:embed weights.bin.gz

@@ -130,7 +130,7 @@
 // tweet set.
 //
 // Word classes: the word model reads each word of package sentiment's
-// domain supplement as "lex:neg" or "lex:pos" (lr.WordClass), so it learns
+// domain supplement as "lex:neg" or "lex:pos" (lr.SetWordClass), so it learns
 // the class from all of them together instead of, say, "plunged" from the
 // eight film reviews that have it ("Apple shares plunged 5%" was positive,
 // now negative). On the 161 polar dev texts that hold a supplement word the
