@@ -8,7 +8,10 @@
 // Readability.js's own output. The decision threshold is chosen by k-fold
 // cross-validation over the wcxb pages (folds by page); the ScrapingHub and
 // trafilatura dev sets are only scored, never trained on. Training is
-// deterministic: pages in id order, a seeded generator for row sampling.
+// deterministic: pages in id order, and row sampling keyed by each row's
+// identity (gbdt.go, rowKey: a hash of set, page id, block index, seed and
+// tree decides whether a row is in a tree's subsample), so that changing
+// one page changes that page's rows only and not the sample of the others.
 //
 // Decoding is chosen by measurement (-grid prints the alternatives): a
 // block the rules kept stays unless its probability is under -drop; a
