@@ -127,7 +127,10 @@ var featureNames = func() []string {
 		"page_log_chars", "page_log_blocks", "page_rule_share", "page_links", "page_rule_blocks",
 		"top_share", "depth_vs_top", "rule_filter",
 		"h1_before", "log_anc_repeat", "price", "parent_rule_share", "gparent_rule_share", "section_rule",
-		"page_pre_share", "page_table_share", "page_li_share", "page_log_headings", "page_repeat_share", "page_form_share"}
+		"page_pre_share", "page_table_share", "page_li_share", "page_log_headings", "page_repeat_share", "page_form_share",
+		"hsec_level", "hsec_log_chars", "hsec_log_blocks", "hsec_rule", "hsec_links",
+		"dense_ratio", "dense_dist", "sib_log_count", "sib_log_chars", "intro_colon", "near_pre",
+		"chars_window3", "chars_window10"}
 	n = append(n, flagNames...)
 	for _, g := range classGroups {
 		n = append(n, "cls_"+g.name)
@@ -381,6 +384,7 @@ func blockFeatures(e *extraction, rule []*block, top *html.Node, title string) [
 		}
 		lo = hi
 	}
+	ctx := docContext(e, ctxs, ownerAt, isRule)
 	ft := float64(max(total, 1))
 	topChars, topDepth := 0.0, 0.0
 	if top != nil {
@@ -558,6 +562,7 @@ func blockFeatures(e *extraction, rule []*block, top *html.Node, title string) [
 		put(logc(headings))
 		put(float32(float64(repChars) / ft))
 		put(float32(float64(formChars) / ft))
+		ctx.put(i, put)
 		for f := 0; f < numFlags; f++ {
 			put(b2f(c.flags&(1<<f) != 0))
 		}
@@ -568,6 +573,143 @@ func blockFeatures(e *extraction, rule []*block, top *html.Node, title string) [
 		before += b.chars
 	}
 	return out
+}
+
+// docCtx holds the features that read a block's surroundings beyond its
+// neighbours: the heading section it is in, where the page's densest
+// text is, the blocks of the same tag under the same parent (list items,
+// paragraphs, cells), a list or table introduced by a line ending in a
+// colon, and code nearby. Documentation pages spread their text over
+// such blocks, each short or link-heavy on its own.
+type docCtx struct {
+	nb int
+	// Prefix sums over blocks: characters, the rules' characters, link
+	// characters, log characters.
+	chars, ruleChars, linkChars []int32
+	logSum                      []float32
+	secLo, secHi                []int32 // the block's heading section, [lo, hi)
+	secLevel                    []uint8
+	win                         []int32 // characters within denseW blocks
+	maxWin                      int32
+	argWin                      int
+	sibN, sibChars              []int32
+	intro, nearPre              []bool
+}
+
+// denseW is the half-width of the window that finds the densest text.
+const denseW = 5
+
+func docContext(e *extraction, ctxs []nodeCtx, ownerAt map[*html.Node]int32, isRule []float32) *docCtx {
+	nb := len(e.blocks)
+	d := &docCtx{nb: nb,
+		chars: make([]int32, nb+1), ruleChars: make([]int32, nb+1), linkChars: make([]int32, nb+1), logSum: make([]float32, nb+1),
+		secLo: make([]int32, nb), secHi: make([]int32, nb), secLevel: make([]uint8, nb), win: make([]int32, nb),
+		sibN: make([]int32, nb), sibChars: make([]int32, nb), intro: make([]bool, nb), nearPre: make([]bool, nb)}
+	level := func(b *block) uint8 {
+		if !b.heading {
+			return 0
+		}
+		if l := headingLevel(b.owner.DataAtom); l > 0 {
+			return uint8(l)
+		}
+		return 6
+	}
+	// A heading's section runs to the next heading of the same or a
+	// higher level (a stack of the open headings); a block's section is
+	// its nearest heading's, or the text before the first heading.
+	secEnd := make([]int32, nb)
+	open := make([]int32, 0, 8)
+	type sibKey struct {
+		parent *html.Node
+		tag    atom.Atom
+	}
+	type sibAcc struct{ n, chars int32 }
+	sibs := make(map[sibKey]sibAcc, nb)
+	preAt := make([]bool, nb)
+	firstHeading := int32(nb)
+	for i := range e.blocks {
+		b := &e.blocks[i]
+		d.chars[i+1] = d.chars[i] + int32(b.chars)
+		d.ruleChars[i+1] = d.ruleChars[i] + int32(isRule[i]*float32(b.chars))
+		d.linkChars[i+1] = d.linkChars[i] + int32(b.linkChars)
+		d.logSum[i+1] = d.logSum[i] + float32(math.Log1p(float64(b.chars)))
+		if lv := level(b); lv > 0 {
+			for len(open) > 0 && d.secLevel[open[len(open)-1]] >= lv {
+				secEnd[open[len(open)-1]] = int32(i)
+				open = open[:len(open)-1]
+			}
+			open = append(open, int32(i))
+			d.secLevel[i] = lv
+			firstHeading = min(firstHeading, int32(i))
+		}
+		k := sibKey{b.owner.Parent, b.owner.DataAtom}
+		a := sibs[k]
+		sibs[k] = sibAcc{a.n + 1, a.chars + int32(b.chars)}
+		if oi := ownerAt[b.owner]; oi >= 0 {
+			preAt[i] = ctxs[oi].flags&inPre != 0
+		}
+		// A list or table after a line ending in a colon: the line
+		// introduces it, and the items after the first inherit that
+		// while they share their parent and tag.
+		if i > 0 {
+			pb := &e.blocks[i-1]
+			t := strings.TrimRight(pb.text, " \t\n")
+			d.intro[i] = strings.HasSuffix(t, ":") || strings.HasSuffix(t, "：") ||
+				d.intro[i-1] && pb.owner.Parent == b.owner.Parent && pb.owner.DataAtom == b.owner.DataAtom
+		}
+	}
+	for _, h := range open {
+		secEnd[h] = int32(nb)
+	}
+	last := int32(-1)
+	for i := range e.blocks {
+		if d.secLevel[i] > 0 {
+			last = int32(i)
+		}
+		if last >= 0 {
+			d.secLo[i], d.secHi[i] = last, secEnd[last]
+			d.secLevel[i] = d.secLevel[last]
+		} else {
+			d.secLo[i], d.secHi[i] = 0, firstHeading
+		}
+		b := &e.blocks[i]
+		a := sibs[sibKey{b.owner.Parent, b.owner.DataAtom}]
+		d.sibN[i], d.sibChars[i] = a.n, a.chars
+		lo, hi := max(0, i-denseW), min(nb, i+denseW+1)
+		d.win[i] = d.chars[hi] - d.chars[lo]
+		if d.win[i] > d.maxWin {
+			d.maxWin, d.argWin = d.win[i], i
+		}
+		for j := max(0, i-2); j < min(nb, i+3); j++ {
+			if j != i && preAt[j] {
+				d.nearPre[i] = true
+				break
+			}
+		}
+	}
+	return d
+}
+
+// put writes block i's features, in featureNames order.
+func (d *docCtx) put(i int, put func(float32)) {
+	logc := func(n int32) float32 { return float32(math.Log1p(float64(n))) }
+	lo, hi := d.secLo[i], d.secHi[i]
+	sc := d.chars[hi] - d.chars[lo]
+	put(float32(d.secLevel[i]))
+	put(logc(sc))
+	put(logc(hi - lo))
+	put(float32(d.ruleChars[hi]-d.ruleChars[lo]) / float32(max(sc, 1)))
+	put(min(float32(d.linkChars[hi]-d.linkChars[lo])/float32(max(sc, 1)), 1))
+	put(float32(d.win[i]) / float32(max(d.maxWin, 1)))
+	put(float32(i-d.argWin) / float32(d.nb))
+	put(logc(d.sibN[i]))
+	put(logc(d.sibChars[i] / max(d.sibN[i], 1)))
+	put(b2f(d.intro[i]))
+	put(b2f(d.nearPre[i]))
+	for _, w := range []int{3, 10} {
+		lo, hi := max(0, i-w), min(d.nb, i+w+1)
+		put((d.logSum[hi] - d.logSum[lo]) / float32(hi-lo))
+	}
 }
 
 func b2f(b bool) float32 {

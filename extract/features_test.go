@@ -1,6 +1,7 @@
 package extract
 
 import (
+	"math"
 	"strings"
 	"testing"
 
@@ -57,4 +58,39 @@ func TestContextFeatures(t *testing.T) {
 	assert.Greater(t, feature(nav, "page_pre_share"), float32(0))
 	assert.Equal(t, feature(nav, "page_pre_share"), feature(card, "page_pre_share"))
 	assert.Greater(t, feature(card, "page_li_share"), float32(0))
+}
+
+// TestDocContextFeatures checks the features of a block's surroundings:
+// its heading section (nested by level), the list introduced by a line
+// ending in a colon, code nearby, and the same-tag siblings.
+func TestDocContextFeatures(t *testing.T) {
+	page := `<html><body><nav><a href="/">Home</a> <a href="/docs">Docs</a></nav><main>` +
+		`<h2>Install</h2><p>` + prose(2) + `</p><p>Pick one of these:</p><ul>` +
+		`<li>The binary release</li><li>The source tarball</li><li>A package</li></ul>` +
+		`<h3>From source</h3><p>Run this:</p><pre>make install</pre>` +
+		`<h2>Use</h2><p>` + prose(1) + `</p></main></body></html>`
+	v, err := view(t.Context(), []byte(page))
+	require.NoError(t, err)
+	feature := func(b blockmodel.Block, name string) float32 { return b.Features[featureIndex(name)] }
+	byText := map[string]blockmodel.Block{}
+	for _, b := range v.Blocks {
+		byText[b.Text] = b
+	}
+	nav, item, last := byText["Home Docs"], byText["The source tarball"], byText["A package"]
+	sub, run := byText["From source"], byText["Run this:"]
+	for _, b := range []blockmodel.Block{nav, item, last, sub, run} {
+		require.NotNil(t, b.Features)
+	}
+	assert.Equal(t, float32(0), feature(nav, "hsec_level"))
+	assert.Equal(t, float32(2), feature(item, "hsec_level"))
+	assert.Equal(t, float32(3), feature(run, "hsec_level"))
+	// The h2's section holds its h3's; the h3's ends at the next h2.
+	assert.Greater(t, feature(item, "hsec_log_blocks"), feature(run, "hsec_log_blocks"))
+	assert.Equal(t, float32(1), feature(item, "intro_colon"))
+	assert.Equal(t, float32(1), feature(last, "intro_colon"))
+	assert.Equal(t, float32(0), feature(nav, "intro_colon"))
+	assert.Equal(t, float32(1), feature(run, "near_pre"))
+	assert.Equal(t, float32(0), feature(nav, "near_pre"))
+	assert.InDelta(t, math.Log1p(3), float64(feature(item, "sib_log_count")), 1e-6)
+	assert.InDelta(t, math.Log1p(1), float64(feature(nav, "sib_log_count")), 1e-6)
 }

@@ -1,9 +1,10 @@
 package main
 
 import (
+	"hash/fnv"
 	"math"
-	"math/rand/v2"
 	"slices"
+	"strconv"
 
 	"github.com/textanalysis/go-textanalysis/extract/internal/blockmodel"
 )
@@ -14,6 +15,39 @@ type data struct {
 	bins  [][]uint8   // bins[f][row]
 	edges [][]float32 // edges[f]: bin b holds x with edges[b-1] <= x < edges[b]
 	y, w  []float64
+	keys  []uint64 // keys[row]: the row's identity (rowKey), which alone decides its sampling
+}
+
+// rowKey names a row by its page and block (block -1 for a page's own
+// row), so that whether a row is sampled for a tree depends on nothing
+// else: adding, removing or changing one page leaves every other page's
+// rows sampled as before, and cross-validation figures move by that
+// page's effect only, not by a reshuffled random stream.
+func rowKey(pg *page, block int) uint64 {
+	h := fnv.New64a()
+	h.Write([]byte(pg.Set))
+	h.Write([]byte{0})
+	h.Write([]byte(pg.ID))
+	h.Write([]byte{0})
+	h.Write([]byte(strconv.Itoa(block)))
+	return h.Sum64()
+}
+
+// mix64 is splitmix64's finaliser: a bijection of uint64 whose output
+// bits each depend on every input bit.
+func mix64(x uint64) uint64 {
+	x ^= x >> 30
+	x *= 0xbf58476d1ce4e5b9
+	x ^= x >> 27
+	x *= 0x94d049bb133111eb
+	x ^= x >> 31
+	return x
+}
+
+// sampled reports whether the row with key k is in tree t's subsample.
+func sampled(k, seed uint64, t int, rate float64) bool {
+	u := mix64(k ^ mix64(seed*0x9e3779b97f4a7c15+uint64(t)+1))
+	return float64(u>>11)/(1<<53) < rate
 }
 
 const maxBins = 64
@@ -62,9 +96,9 @@ func binOf(e []float32, x float32) uint8 {
 	return uint8(i)
 }
 
-func newData(rows [][]float32, y, w []float64, edges [][]float32) *data {
+func newData(rows [][]float32, y, w []float64, keys []uint64, edges [][]float32) *data {
 	nf := len(edges)
-	d := &data{n: len(rows), nf: nf, edges: edges, y: y, w: w, bins: make([][]uint8, nf)}
+	d := &data{n: len(rows), nf: nf, edges: edges, y: y, w: w, keys: keys, bins: make([][]uint8, nf)}
 	for f := 0; f < nf; f++ {
 		b := make([]uint8, len(rows))
 		for i, r := range rows {
@@ -103,7 +137,6 @@ func fit(d *data, p params, names []string) *blockmodel.Model {
 	}
 	g := make([]float64, d.n)
 	h := make([]float64, d.n)
-	rng := rand.New(rand.NewPCG(p.seed, 7))
 	rows := make([]int32, 0, d.n)
 	for t := 0; t < p.trees; t++ {
 		for i := 0; i < d.n; i++ {
@@ -113,7 +146,7 @@ func fit(d *data, p params, names []string) *blockmodel.Model {
 		}
 		rows = rows[:0]
 		for i := 0; i < d.n; i++ {
-			if rng.Float64() < p.subsample {
+			if sampled(d.keys[i], p.seed, t, p.subsample) {
 				rows = append(rows, int32(i))
 			}
 		}

@@ -295,8 +295,12 @@ func main() {
 	build := func(train []*page) *data {
 		var rows [][]float32
 		var ys, ws []float64
+		var keys []uint64
 		for _, pg := range train {
 			y, w := labels(pg)
+			for i := range pg.X {
+				keys = append(keys, rowKey(pg, i))
+			}
 			f := 1.0
 			if pg.Set == "readability" {
 				f = *rweight
@@ -308,7 +312,7 @@ func main() {
 			ys = append(ys, y...)
 			ws = append(ws, w...)
 		}
-		return newData(rows, ys, ws, edges)
+		return newData(rows, ys, ws, keys, edges)
 	}
 
 	// Cross-validation: out-of-fold probabilities for every wcxb page.

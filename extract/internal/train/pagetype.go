@@ -27,8 +27,10 @@ func setTypes(pg *page, probs []float64) {
 // fitTypes trains one-vs-rest models of the page types on typed pages.
 func fitTypes(pages []*page, edges [][]float32, names []string, seed uint64) []blockmodel.Model {
 	var rows [][]float32
+	var keys []uint64
 	for _, pg := range pages {
 		rows = append(rows, pageVec(pg))
+		keys = append(keys, rowKey(pg, -1))
 	}
 	var ms []blockmodel.Model
 	for _, t := range pageTypes {
@@ -40,7 +42,7 @@ func fitTypes(pages []*page, edges [][]float32, names []string, seed uint64) []b
 			}
 			w[i] = 1
 		}
-		m := fit(newData(rows, y, w, edges), params{trees: 60, depth: 3, lr: 0.1, lambda: 1, minHess: 0.5, subsample: 0.8, seed: seed}, names)
+		m := fit(newData(rows, y, w, keys, edges), params{trees: 60, depth: 3, lr: 0.1, lambda: 1, minHess: 0.5, subsample: 0.8, seed: seed}, names)
 		ms = append(ms, *m)
 	}
 	return ms

@@ -60,13 +60,17 @@ func newStacker(names []string, edges [][]float32, p params) *stacker {
 func (s *stacker) fit(ps []*page, pr [][]float64) *blockmodel.Model {
 	var rows [][]float32
 	var ys, ws []float64
+	var keys []uint64
 	for i, pg := range ps {
 		y, w := labels(pg)
+		for j := range pg.X {
+			keys = append(keys, rowKey(pg, j))
+		}
 		rows = append(rows, stackRows(pg, pr[i], s.idxChars, s.idxH)...)
 		ys = append(ys, y...)
 		ws = append(ws, w...)
 	}
-	return fit(newData(rows, ys, ws, s.edges), s.p, s.names)
+	return fit(newData(rows, ys, ws, keys, s.edges), s.p, s.names)
 }
 
 func (s *stacker) apply(m *blockmodel.Model, pg *page, pr []float64) []float64 {
