@@ -83,6 +83,10 @@ func TestRecognize(t *testing.T) {
 			{Text: "Angela Merkel", Label: Person, Start: 3, End: 16},
 			{Text: "Berlin", Label: GPE, Start: 25, End: 31},
 		}},
+		{"name after a sentence-initial nationality and title", "Chinese Vice Premier He Lifeng met U.S. Treasury Secretary Janet Yellen in Zürich on Friday.", []Entity{
+			{Text: "Chinese", Label: NORP, Start: 0, End: 7},
+			{Text: "He Lifeng", Label: Person, Start: 21, End: 30},
+		}},
 		{"empty", "", nil},
 		{"space only", " \n\t ", nil},
 	}

@@ -4,14 +4,15 @@
 //
 // The embedded models were built with (DATA is the shared data directory,
 // shared/data/ner; each run takes a few minutes on one core, -seeds 4 about
-// 20 minutes for ontonotes):
+// 15 CPU-minutes for ontonotes):
 //
 //	CL=DATA/ontonotes/train.jsonl.gz,DATA/conll2003/train.jsonl.gz,DATA/wnut17/train.jsonl.gz
-//	go run ./ner/cmd/trainner -labels ontonotes -train DATA/ontonotes/train.jsonl.gz \
-//	    -dev DATA/ontonotes/dev.jsonl.gz -cluster-data $CL -epochs 10 -extra2 -case-aug 0.2 \
-//	    -gaz-lower -seeds 4 -out ner/models/ontonotes.bin
 //	QA=DATA/../qa/train
 //	CL2=$CL,$QA/squadlike-wiki.json.gz,$QA/qed.json.gz,$QA/qamr.json.gz,DATA/../sentiment/train/imdb.jsonl.gz
+//	go run ./ner/cmd/trainner -labels ontonotes -train DATA/ontonotes/train.jsonl.gz \
+//	    -dev DATA/ontonotes/dev.jsonl.gz -cluster-data $CL2 -cluster-evidence 11 -cluster-case \
+//	    -epochs 10 -extra2 -extra3 -extra4 -case-aug 0.2 -gaz-lower -seeds 4 \
+//	    -out ner/models/ontonotes.bin
 //	go run ./ner/cmd/trainner -labels conll -train DATA/conll2003/train.jsonl.gz \
 //	    -dev DATA/conll2003/dev.jsonl.gz -cluster-data $CL2 -epochs 10 -bilou=false -case-aug 0.2 \
 //	    -repeat-train 3 -also DATA/ontonotes/train.jsonl.gz -extra2 -extra3 \

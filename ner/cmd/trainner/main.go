@@ -32,6 +32,7 @@ func main() {
 	clusters := flag.String("clusters", "", "word cluster file (word TAB cluster id per line)")
 	extra2 := flag.Bool("extra2", false, "use the third feature set")
 	extra3 := flag.Bool("extra3", false, "use the fourth feature set (context shapes and title words, case of non-initial words, inner capitals)")
+	extra4 := flag.Bool("extra4", false, "use the fifth feature set (a capitalised run at the sentence start read from its second word, with the class of its first; capitals on words usually in lower case; best with -cluster-case)")
 	bilou := flag.Bool("bilou", true, "BILOU tags (false: BIO)")
 	extra := flag.Bool("extra", true, "use the second feature set")
 	clusterData := flag.String("cluster-data", "", "cluster the words of these data files (comma-separated) for the cluster features")
@@ -42,6 +43,8 @@ func main() {
 	ppmi = flag.Bool("ppmi", false, "cluster words by positive-PMI-weighted contexts rather than log counts")
 	stripEdges = flag.Bool("strip-edges", false, "in -also data, cut a final possessive 's and surrounding quotes from names, as CoNLL-2003 does")
 	hyphenMisc = flag.Bool("hyphen-misc", false, "in -also data, widen a name joined by a hyphen to a lower-case part (Ohio-based) to the whole word, as MISC, as CoNLL-2003 marks it")
+	clusterEvidence = flag.Int("cluster-evidence", 0, "words seen fewer times in the -cluster-data text keep only a marked coarse cluster, no fine one (0: off)")
+	clusterCase = flag.Bool("cluster-case", false, "mark clustered words written mostly in lower case inside sentences (read by -extra4)")
 	seeds := flag.Int("seeds", 1, "train over this many orders of the data and average the weights")
 	gazLower := flag.Bool("gaz-lower", false, "the gazetteer also matches phrases in lower case, in sentences all in capitals or all in lower case")
 	gazLowerAll := flag.Bool("gaz-lower-all", false, "the gazetteer also matches phrases in lower case, in every sentence")
@@ -153,7 +156,7 @@ func main() {
 	}
 	m, hashes, err := tagger.Train(tr, tagger.TrainOptions{
 		Labels: ls, Epochs: *epochs, MinCount: *minCount, Prune: float32(*prune),
-		Folds: *folds, Clusters: clus, Extra: *extra, Extra2: *extra2, Extra3: *extra3, BILOU: *bilou, GazLower: *gazLower, GazLowerAll: *gazLowerAll, Seeds: *seeds, Logf: log.Printf,
+		Folds: *folds, Clusters: clus, Extra: *extra, Extra2: *extra2, Extra3: *extra3, Extra4: *extra4, BILOU: *bilou, GazLower: *gazLower, GazLowerAll: *gazLowerAll, Seeds: *seeds, Logf: log.Printf,
 		OnEpoch: onEpoch,
 	})
 	if err != nil {
@@ -193,7 +196,9 @@ func main() {
 	}
 }
 
-var ppmi, hyphenMisc, stripEdges *bool
+var ppmi, hyphenMisc, stripEdges, clusterCase *bool
+
+var clusterEvidence *int
 
 // splitDocs splits sents by document: every nth document (in order of
 // first appearance) goes to held.
@@ -243,7 +248,7 @@ func makeClusters(paths string) (map[string]int32, error) {
 		}
 		texts = append(texts, more...)
 	}
-	return tagger.Cluster(texts, tagger.ClusterOptions{MinCount: 3, Context: 800, Coarse: 64, Fine: 512, Iters: 12, PPMI: *ppmi}), nil
+	return tagger.Cluster(texts, tagger.ClusterOptions{MinCount: 3, Context: 800, Coarse: 64, Fine: 512, Iters: 12, PPMI: *ppmi, Evidence: *clusterEvidence, Case: *clusterCase}), nil
 }
 
 // readTexts reads the texts of a data file: the sentences of a JSON-lines

@@ -42,7 +42,7 @@ func (m *Model) Tag(dst []Chunk, text string, toks []Span, b *Buffers) []Chunk {
 		return dst
 	}
 	d := &b.Doc
-	d.Extra, d.Extra2, d.Extra3 = m.Extra, m.Extra2, m.Extra3
+	d.Extra, d.Extra2, d.Extra3, d.Extra4 = m.Extra, m.Extra2, m.Extra3, m.Extra4
 	d.Reset(text, toks)
 	d.Prepare(m.Clus, m.Gaz)
 	if cap(b.scores) < n*m.T {

@@ -3,6 +3,8 @@ package tagger
 import (
 	"math"
 	"slices"
+	"unicode"
+	"unicode/utf8"
 )
 
 // ClusterOptions controls Cluster.
@@ -13,18 +15,41 @@ type ClusterOptions struct {
 	Fine     int  // number of fine clusters
 	Iters    int  // k-means iterations
 	PPMI     bool // weigh contexts by positive PMI rather than log counts
+	// Evidence: words seen fewer times (and at least MinCount times) keep
+	// only their coarse cluster, marked ClusterThin, and no fine one: a
+	// cluster read from a handful of contexts is a guess, and the fine
+	// grouping of a rare word is the least reliable part of it ("tesla"
+	// among first names from 5 contexts). Marked, its coarse cluster gets
+	// weights of its own, learned from words of the same evidence. 0: off.
+	Evidence int
+	// Case marks words written in lower case in most of their occurrences
+	// that do not start a sentence (ClusterLower).
+	Case bool
 }
+
+// Layout of a cluster value: the fine cluster in the high half, the coarse
+// one and the marks in the low half.
+const (
+	ClusterCoarse = 0x0fff // the coarse cluster id
+	ClusterThin   = 0x1000 // seen fewer than Evidence times: no fine cluster
+	ClusterLower  = 0x2000 // mostly lower case inside sentences
+	ClusterNoFine = 0x7fff // fine id of a thin word
+	clusterLow    = 0x1fff // what the coarse features read (id and thin mark)
+)
 
 // Cluster groups the words of texts (lower case, digits as 0, as the
 // features see them) by the words seen next to them: each word is a vector of
 // log counts of its left and right neighbours among the Context most
 // frequent words, and spherical k-means groups the vectors twice, coarsely
-// and finely. The result maps a word to fine<<16 | coarse.
+// and finely. The result maps a word to fine<<16 | coarse, with the marks
+// of Evidence and Case (see ClusterThin and ClusterLower).
 func Cluster(texts []string, opt ClusterOptions) map[string]int32 {
 	// Word ids in order of first sight; counts.
 	ids := map[string]int32{}
 	var words []string
 	var counts []int
+	var lowerInside []int // occurrences not at a sentence start, in lower case
+	var casedInside []int // occurrences not at a sentence start with a letter
 	var seqs [][]int32
 	var d Doc
 	var toks []Span
@@ -40,8 +65,19 @@ func Cluster(texts []string, opt ClusterOptions) map[string]int32 {
 				ids[string(w)] = id
 				words = append(words, string(w))
 				counts = append(counts, 0)
+				lowerInside = append(lowerInside, 0)
+				casedInside = append(casedInside, 0)
 			}
 			counts[id]++
+			if i > 0 {
+				r, _ := utf8.DecodeRuneInString(text[toks[i].Start:toks[i].End])
+				if unicode.IsLetter(r) {
+					casedInside[id]++
+					if unicode.IsLower(r) {
+						lowerInside[id]++
+					}
+				}
+			}
 			seq[i] = id
 		}
 		seqs = append(seqs, seq)
@@ -199,7 +235,14 @@ func Cluster(texts []string, opt ClusterOptions) map[string]int32 {
 	fine := kmeans(opt.Fine)
 	out := make(map[string]int32, len(rowWord))
 	for i, id := range rowWord {
-		out[words[id]] = fine[i]<<16 | coarse[i]
+		v := fine[i]<<16 | coarse[i]
+		if counts[id] < opt.Evidence {
+			v = ClusterNoFine<<16 | ClusterThin | coarse[i]
+		}
+		if opt.Case && 2*lowerInside[id] > casedInside[id] {
+			v |= ClusterLower
+		}
+		out[words[id]] = v
 	}
 	return out
 }

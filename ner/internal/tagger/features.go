@@ -32,6 +32,10 @@ type Doc struct {
 	// of this and the next token, a word's case apart from sentence
 	// starts, capitals inside a word).
 	Extra3 bool
+	// Extra4 turns on the fifth set (a capitalised run that starts the
+	// sentence read from its second word, with the class of its first;
+	// capitals on words usually written in lower case).
+	Extra4 bool
 	gaz    [][]uint64
 }
 
@@ -291,7 +295,9 @@ func (d *Doc) Features(dst []uint64, i int) []uint64 {
 		if d.clus != nil {
 			for _, k := range []int{-2, 2} {
 				if j := i + k; j >= 0 && j < len(d.Toks) && d.clus[j] >= 0 {
-					add(start(byte(56 + k)).num(uint32(d.clus[j]) >> 16))
+					if f := uint32(d.clus[j]) >> 16; f != ClusterNoFine {
+						add(start(byte(56 + k)).num(f))
+					}
 				}
 			}
 		}
@@ -315,6 +321,9 @@ func (d *Doc) Features(dst []uint64, i int) []uint64 {
 			add(start(65).bytes(d.norm1(i - 1)))
 		}
 	}
+	if d.Extra4 {
+		dst = d.features4(dst, i)
+	}
 	if d.clus != nil {
 		for _, k := range []int{-1, 0, 1} {
 			j := i + k
@@ -322,10 +331,16 @@ func (d *Doc) Features(dst []uint64, i int) []uint64 {
 				continue
 			}
 			c := uint32(d.clus[j])
-			add(start(byte(31 + k)).num(c & 0xffff))
-			add(start(byte(34 + k)).num(c >> 16))
-			if k == 0 {
-				add(start(37).num(c >> 16).sep().bytes(d.short1(i)))
+			add(start(byte(31 + k)).num(c & clusterLow))
+			if f := c >> 16; f != ClusterNoFine {
+				add(start(byte(34 + k)).num(f))
+				if k == 0 {
+					add(start(37).num(f).sep().bytes(d.short1(i)))
+				}
+			} else if k == 0 {
+				// A thin word's shape goes with its marked coarse
+				// cluster instead.
+				add(start(37).num(c & clusterLow).sep().bytes(d.short1(i)))
 			}
 		}
 	}
@@ -348,4 +363,61 @@ func innerCap(w string) bool {
 		}
 	}
 	return false
+}
+
+// features4 appends the fifth feature set of token i. At a sentence start a
+// capital tells nothing, so a capitalised run that starts the sentence
+// ("Chinese Vice Premier He Lifeng met…") is also read from its second
+// word, beside the class of its first (its coarse cluster, and whether it
+// is a word usually in lower case): after a nationality adjective or a
+// common word, the name starts later. A capital on a word usually written
+// in lower case ("He" inside a sentence) is told apart from one on a word
+// usually capitalised.
+func (d *Doc) features4(dst []uint64, i int) []uint64 {
+	add := func(h hash) { dst = append(dst, uint64(h)) }
+	class := func(j int) uint32 {
+		if d.clus == nil || d.clus[j] < 0 {
+			return 0xffff
+		}
+		return uint32(d.clus[j]) & (ClusterCoarse | ClusterLower)
+	}
+	if a, b := d.capRun(i); a == 0 && b >= 2 && !d.caps {
+		if i == 0 {
+			add(start(66).num(class(0)).num(uint32(min(b, 5))))
+			add(start(67).bytes(d.s(d.norm[0])).num(uint32(min(b, 5))))
+		} else {
+			add(start(68).num(uint32(min(b-1, 5))).num(uint32(min(i-1, 4))))
+			add(start(69).num(class(0)).num(uint32(min(i-1, 4))).num(uint32(min(b-i-1, 4))))
+			add(start(70).bytes(d.s(d.norm[0])).num(uint32(min(i-1, 4))))
+		}
+	}
+	if d.clus != nil && !d.caps && !d.lows {
+		low := func(j int) uint32 {
+			if j < 0 || j >= len(d.Toks) || d.clus[j] < 0 {
+				return 2
+			}
+			if d.clus[j]&ClusterLower != 0 {
+				return 1
+			}
+			return 0
+		}
+		capital := func(j int) uint32 {
+			if j < 0 || j >= len(d.Toks) {
+				return 2
+			}
+			r, _ := utf8.DecodeRuneInString(d.Text[d.Toks[j].Start:d.Toks[j].End])
+			if unicode.IsUpper(r) {
+				return 1
+			}
+			return 0
+		}
+		first := uint32(0)
+		if i == 0 {
+			first = 1
+		}
+		add(start(71).num(low(i)).num(capital(i)).num(first))
+		add(start(72).num(low(i - 1)).num(capital(i - 1)).num(low(i)).num(capital(i)))
+		add(start(73).num(low(i)).num(capital(i)).num(low(i + 1)).num(capital(i + 1)))
+	}
+	return dst
 }

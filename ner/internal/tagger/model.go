@@ -20,6 +20,7 @@ type Model struct {
 	Extra  bool      // the second feature set is on
 	Extra2 bool      // the third feature set is on
 	Extra3 bool      // the fourth feature set is on
+	Extra4 bool      // the fifth feature set is on
 	Scheme *Scheme   // tag encoding
 	T      int       // number of tags
 	Trans  []float32 // (T+1)*T: Trans[p*T+t] is the weight of tag p then t; row T is the start
@@ -335,6 +336,9 @@ func (m *Model) Write(w io.Writer, hashes []uint64) error {
 	if m.Extra3 {
 		flags |= 8
 	}
+	if m.Extra4 {
+		flags |= 64
+	}
 	if m.Gaz != nil && m.Gaz.Lower {
 		flags |= 16
 		if !m.Gaz.LowerAll {
@@ -425,6 +429,7 @@ func Read(data []byte) (*Model, error) {
 	m.Extra = flags&1 != 0
 	m.Extra2 = flags&4 != 0
 	m.Extra3 = flags&8 != 0
+	m.Extra4 = flags&64 != 0
 	per := 2
 	if flags&2 != 0 {
 		per = 4

@@ -86,16 +86,28 @@ func TestSentenceEnd(t *testing.T) {
 // checks that it tags its own training data.
 func TestTrainRoundTrip(t *testing.T) {
 	sents := flightSentences()
-	m, hashes, err := Train(sents, TrainOptions{Labels: []string{"PER", "LOC"}, Epochs: 5, MinCount: 1, Folds: 2, BILOU: true, Extra: true})
-	require.NoError(t, err)
-	var buf bytes.Buffer
-	require.NoError(t, m.Write(&buf, hashes))
-	m2, err := Read(buf.Bytes())
-	require.NoError(t, err)
-	assert.Equal(t, m.Labels, m2.Labels)
-	assert.Equal(t, m.NumFeatures(), m2.NumFeatures())
-	_, _, f, _ := Eval(m2, sents)
-	assert.InDelta(t, 1.0, f, 1e-9)
+	var texts []string
+	for _, s := range sents {
+		texts = append(texts, s.Text)
+	}
+	clus := Cluster(texts, ClusterOptions{MinCount: 1, Context: 20, Coarse: 2, Fine: 4, Iters: 2, Evidence: 2, Case: true})
+	for _, opt := range []TrainOptions{
+		{Labels: []string{"PER", "LOC"}, Epochs: 5, MinCount: 1, Folds: 2, BILOU: true, Extra: true},
+		{Labels: []string{"PER", "LOC"}, Epochs: 5, MinCount: 1, Folds: 2, BILOU: true, Extra: true, Extra2: true, Extra3: true, Extra4: true, Clusters: clus},
+	} {
+		m, hashes, err := Train(sents, opt)
+		require.NoError(t, err)
+		var buf bytes.Buffer
+		require.NoError(t, m.Write(&buf, hashes))
+		m2, err := Read(buf.Bytes())
+		require.NoError(t, err)
+		assert.Equal(t, m.Labels, m2.Labels)
+		assert.Equal(t, opt.Extra4, m2.Extra4)
+		assert.Equal(t, m.Clus, m2.Clus)
+		assert.Equal(t, m.NumFeatures(), m2.NumFeatures())
+		_, _, f, _ := Eval(m2, sents)
+		assert.InDelta(t, 1.0, f, 1e-9)
+	}
 }
 
 func TestReadBad(t *testing.T) {
@@ -279,4 +291,87 @@ func flightSentences() []Sentence {
 		}
 	}
 	return sents
+}
+
+func TestClusterEvidenceAndCase(t *testing.T) {
+	// "rarely" is seen twice, below the evidence threshold of 3: it keeps
+	// a coarse cluster, marked thin, and no fine one. The frequent words
+	// keep both, and the same clusters as without the threshold. "paris"
+	// is capitalised inside sentences, "cat" not.
+	var texts []string
+	for range 5 {
+		texts = append(texts, "The cat sat in Paris today.", "A dog sat in Rome today.")
+	}
+	texts = append(texts, "The cat rarely sat.", "A dog rarely sat.")
+	opt := ClusterOptions{MinCount: 2, Context: 20, Coarse: 2, Fine: 4, Iters: 3}
+	plain := Cluster(texts, opt)
+	opt.Evidence, opt.Case = 3, true
+	marked := Cluster(texts, opt)
+	require.Equal(t, len(plain), len(marked))
+	tests := []struct {
+		word        string
+		thin, lower bool
+	}{
+		{"rarely", true, true}, {"cat", false, true}, {"paris", false, false}, {"sat", false, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.word, func(t *testing.T) {
+			v, ok := marked[tt.word]
+			require.True(t, ok)
+			assert.Equal(t, tt.thin, v&ClusterThin != 0)
+			assert.Equal(t, tt.lower, v&ClusterLower != 0)
+			assert.Equal(t, plain[tt.word]&ClusterCoarse, v&ClusterCoarse)
+			if tt.thin {
+				assert.Equal(t, int32(ClusterNoFine), v>>16)
+			} else {
+				assert.Equal(t, plain[tt.word]>>16, v>>16)
+			}
+		})
+	}
+}
+
+func TestClusterFeaturesBackOff(t *testing.T) {
+	// A thin word reads no fine cluster features: it has fewer cluster
+	// features than the same word with a fine cluster, and none of the
+	// fine ones.
+	text := "Tesla said on Monday."
+	toks := Tokenize(nil, text)
+	var d Doc
+	d.Reset(text, toks)
+	d.Extra, d.Extra2 = true, true
+	full := map[string]int32{"tesla": 7<<16 | 3, "said": 1<<16 | 0}
+	d.Prepare(full, nil)
+	withFine := d.Features(nil, 0)
+	thin := map[string]int32{"tesla": ClusterNoFine<<16 | ClusterThin | 3, "said": 1<<16 | 0}
+	d.Prepare(thin, nil)
+	backedOff := d.Features(nil, 0)
+	assert.Len(t, backedOff, len(withFine)-1)
+	assert.NotContains(t, backedOff, uint64(start(34).num(7)))
+	assert.Contains(t, withFine, uint64(start(34).num(7)))
+}
+
+func TestExtra4Features(t *testing.T) {
+	// The fifth set reads a sentence-initial capitalised run from its
+	// second word; a run that does not start the sentence, or a headline,
+	// gets none of those features; it leaves the other sets as they were.
+	clus := map[string]int32{"chinese": 4<<16 | 5, "he": ClusterLower, "vice": 42<<16 | 5 | ClusterLower}
+	features := func(text string, i int, extra4 bool) []uint64 {
+		var d Doc
+		d.Reset(text, Tokenize(nil, text))
+		d.Extra, d.Extra2, d.Extra3, d.Extra4 = true, true, true, extra4
+		d.Prepare(clus, nil)
+		return d.Features(nil, i)
+	}
+	const initial = "Chinese Vice Premier He Lifeng met them."
+	const inside = "Then Chinese Vice Premier He Lifeng met them."
+	base := features(initial, 3, false)
+	more := features(initial, 3, true)
+	assert.Subset(t, more, base)
+	assert.Contains(t, more, uint64(start(68).num(4).num(2)))
+	assert.NotContains(t, features(inside, 4, true), uint64(start(68).num(4).num(2)))
+	// Word-case classes: "He" inside a sentence is a capital on a word
+	// usually in lower case.
+	assert.Contains(t, more, uint64(start(71).num(1).num(1).num(0)))
+	headline := features("CHINESE VICE PREMIER HE LIFENG MET THEM.", 3, true)
+	assert.Len(t, headline, len(features("CHINESE VICE PREMIER HE LIFENG MET THEM.", 3, false)))
 }

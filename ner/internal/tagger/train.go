@@ -21,6 +21,7 @@ type TrainOptions struct {
 	BILOU       bool // BILOU tags rather than BIO
 	Extra2      bool // the third feature set
 	Extra3      bool // the fourth feature set
+	Extra4      bool // the fifth feature set
 	GazLower    bool // the gazetteer also matches phrases in lower case in sentences all in capitals or all in lower case
 	GazLowerAll bool // ... and in every sentence
 	// Seeds > 1 trains that many times over different orders of the data
@@ -153,7 +154,7 @@ func Train(train []Sentence, opt TrainOptions) (*Model, []uint64, error) {
 	// Feature extraction.
 	var flat []uint64
 	var featOff []int
-	d := Doc{Extra: opt.Extra, Extra2: opt.Extra2, Extra3: opt.Extra3}
+	d := Doc{Extra: opt.Extra, Extra2: opt.Extra2, Extra3: opt.Extra3, Extra4: opt.Extra4}
 	for i := range exs {
 		ex := &exs[i]
 		d.Reset(ex.text, ex.toks)
@@ -321,7 +322,7 @@ func Train(train []Sentence, opt TrainOptions) (*Model, []uint64, error) {
 func average(opt TrainOptions, sch *Scheme, hashes []uint64, w, u, tr, tu []float32, c float32, full *Gazetteer) (*Model, []uint64, error) {
 	T := sch.T
 	nf := len(hashes)
-	m := &Model{Labels: slices.Clone(opt.Labels), Extra: opt.Extra, Extra2: opt.Extra2, Extra3: opt.Extra3, Scheme: sch, T: T, Clus: opt.Clusters, Gaz: full}
+	m := &Model{Labels: slices.Clone(opt.Labels), Extra: opt.Extra, Extra2: opt.Extra2, Extra3: opt.Extra3, Extra4: opt.Extra4, Scheme: sch, T: T, Clus: opt.Clusters, Gaz: full}
 	m.Trans = make([]float32, len(tr))
 	for i := range tr {
 		m.Trans[i] = tr[i] - tu[i]/c
