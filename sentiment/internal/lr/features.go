@@ -386,11 +386,7 @@ func featureHashes(dst []uint32, toks []string, wh []uint32, set *hashSet, limit
 				continue
 			}
 			h := wh[i]
-			if havePrev {
-				dst = append(dst, h, (prev*31+h)*fnvPrime^0x85ebca6b)
-			} else {
-				dst = append(dst, h, (0x27d4eb2d+h)*fnvPrime^0x85ebca6b) // clause start + word
-			}
+			dst = append(dst, h, pairHash(prev, h, havePrev))
 			prev, havePrev = h, true
 		}
 		feats := dst[start:]
@@ -406,10 +402,7 @@ func featureHashes(dst []uint32, toks []string, wh []uint32, set *hashSet, limit
 			continue
 		}
 		h := wh[i]
-		pair := (0x27d4eb2d+h)*fnvPrime ^ 0x85ebca6b // clause start + word
-		if havePrev {
-			pair = (prev*31+h)*fnvPrime ^ 0x85ebca6b
-		}
+		pair := pairHash(prev, h, havePrev)
 		if set.add(h) {
 			dst = append(dst, h)
 		}
@@ -422,6 +415,15 @@ func featureHashes(dst []uint32, toks []string, wh []uint32, set *hashSet, limit
 		sortHashes(dst[start:])
 	}
 	return dst
+}
+
+// pairHash is the feature of word h after the word prev of the same
+// clause, or after the clause's start when there is no such word.
+func pairHash(prev, h uint32, havePrev bool) uint32 {
+	if !havePrev {
+		return (0x27d4eb2d+h)*fnvPrime ^ 0x85ebca6b
+	}
+	return (prev*31+h)*fnvPrime ^ 0x85ebca6b
 }
 
 // hashSet is a set of feature hashes for one list at a time: open
