@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/textanalysis/go-textanalysis/internal/cputime"
 )
 
 // devPages reads the pages of the sets named in EXTRACT_BENCH_SETS, a
@@ -64,7 +66,7 @@ func BenchmarkDevPages(b *testing.B) {
 	pages, total := devPages(b)
 	b.ReportAllocs()
 	b.SetBytes(total)
-	cpu := processCPU()
+	cpu := cputime.Process()
 	for b.Loop() {
 		for _, raw := range pages {
 			if _, err := FromHTML(b.Context(), bytes.NewReader(raw), "", Options{}); err != nil {
@@ -73,7 +75,7 @@ func BenchmarkDevPages(b *testing.B) {
 		}
 	}
 	if cpu > 0 {
-		b.ReportMetric(float64(len(pages))*float64(b.N)/(float64(processCPU()-cpu)/1e9), "pages/cpu-s")
+		b.ReportMetric(float64(len(pages))*float64(b.N)/(float64(cputime.Process()-cpu)/1e9), "pages/cpu-s")
 	}
 }
 
@@ -86,7 +88,7 @@ func BenchmarkParseDevPages(b *testing.B) {
 	}
 	b.ReportAllocs()
 	b.SetBytes(total)
-	cpu := processCPU()
+	cpu := cputime.Process()
 	for b.Loop() {
 		for _, p := range pages {
 			if _, err := parseHTML(p, newWork(b.Context(), Options{})); err != nil {
@@ -95,6 +97,6 @@ func BenchmarkParseDevPages(b *testing.B) {
 		}
 	}
 	if cpu > 0 {
-		b.ReportMetric(float64(processCPU()-cpu)/float64(b.N)/float64(len(pages)), "cpu-ns/page")
+		b.ReportMetric(float64(cputime.Process()-cpu)/float64(b.N)/float64(len(pages)), "cpu-ns/page")
 	}
 }

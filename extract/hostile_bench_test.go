@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/textanalysis/go-textanalysis/internal/cputime"
 )
 
 // hostileShapes build hostile pages of about a given size: each shape
@@ -77,13 +79,13 @@ func BenchmarkNestedDivPage(b *testing.B) {
 func benchExtract(b *testing.B, page []byte) {
 	b.ReportAllocs()
 	b.SetBytes(int64(len(page)))
-	cpu := processCPU()
+	cpu := cputime.Process()
 	for b.Loop() {
 		if _, err := FromHTML(b.Context(), bytes.NewReader(page), "", Options{}); err != nil {
 			b.Fatal(err)
 		}
 	}
 	if cpu > 0 {
-		b.ReportMetric(float64(processCPU()-cpu)/float64(b.N), "cpu-ns/op")
+		b.ReportMetric(float64(cputime.Process()-cpu)/float64(b.N), "cpu-ns/op")
 	}
 }

@@ -5,12 +5,11 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
-	"syscall"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/textanalysis/go-textanalysis/internal/cputime"
 	"github.com/textanalysis/go-textanalysis/server/access"
 	"github.com/textanalysis/go-textanalysis/server/store"
 	"github.com/textanalysis/go-textanalysis/server/store/sqlite"
@@ -43,7 +42,7 @@ func BenchmarkSentimentShort(b *testing.B) {
 			require.NoError(b, err)
 			b.SetParallelism(8)
 			b.ReportAllocs()
-			cpu0 := processCPU()
+			cpu0 := cputime.Process()
 			b.ResetTimer()
 			b.RunParallel(func(pb *testing.PB) {
 				for pb.Next() {
@@ -59,21 +58,11 @@ func BenchmarkSentimentShort(b *testing.B) {
 				}
 			})
 			b.StopTimer()
-			b.ReportMetric(float64(processCPU()-cpu0)/float64(b.N), "cpu-ns/op")
+			b.ReportMetric(float64(cputime.Process()-cpu0)/float64(b.N), "cpu-ns/op")
 			if cfg.Gate != nil {
 				batches, requests := cfg.Gate.BatchStats()
 				b.ReportMetric(float64(requests)/float64(max(batches, 1)), "requests/batch")
 			}
 		})
 	}
-}
-
-// processCPU is the CPU time (user and system) this process has used: on
-// a shared machine it varies less than the time per operation.
-func processCPU() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }

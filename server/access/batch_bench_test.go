@@ -4,12 +4,11 @@ import (
 	"context"
 	"os"
 	"path/filepath"
-	"syscall"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/textanalysis/go-textanalysis/internal/cputime"
 	"github.com/textanalysis/go-textanalysis/server/store"
 	"github.com/textanalysis/go-textanalysis/server/store/postgres"
 	"github.com/textanalysis/go-textanalysis/server/store/sqlite"
@@ -45,7 +44,7 @@ func BenchmarkAdmit(b *testing.B) {
 			require.NoError(b, err)
 			b.SetParallelism(8)
 			b.ReportAllocs()
-			cpu0 := processCPU()
+			cpu0 := cputime.Process()
 			b.ResetTimer()
 			b.RunParallel(func(pb *testing.PB) {
 				for pb.Next() {
@@ -56,18 +55,8 @@ func BenchmarkAdmit(b *testing.B) {
 				}
 			})
 			b.StopTimer()
-			b.ReportMetric(float64(processCPU()-cpu0)/float64(b.N), "cpu-ns/op")
+			b.ReportMetric(float64(cputime.Process()-cpu0)/float64(b.N), "cpu-ns/op")
 			b.ReportMetric(float64(g.meter.tickets.Load())/float64(max(g.meter.batches.Load(), 1)), "requests/batch")
 		})
 	}
-}
-
-// processCPU is the CPU time (user and system) this process has used: on
-// a shared machine it varies less than the time per operation.
-func processCPU() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }

@@ -1,15 +1,15 @@
 //go:build unix
 
-package extract
+package cputime
 
 import (
 	"syscall"
 	"time"
 )
 
-// processCPU returns the CPU time (user and system) the process has used,
-// for benchmarks on shared machines, where wall time says little.
-func processCPU() time.Duration {
+// Process returns the user and system CPU time the process has used, or 0
+// when the system cannot tell.
+func Process() time.Duration {
 	var ru syscall.Rusage
 	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
 		return 0
