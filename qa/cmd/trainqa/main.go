@@ -281,10 +281,12 @@ func fitSeeds(m *core.Model, train, dev []*example, seeds, epochs int, lr, l2 fl
 	for i := range runs {
 		r := &core.Model{W: slices.Clone(m.W), IDF: m.IDF, MaxIDF: m.MaxIDF}
 		runs[i] = r
+		// Taking the slot before starting the run starts the runs in
+		// seed order, the first (which reports, and so is slowest) first.
+		slots <- struct{}{}
 		wg.Add(1)
 		go func(seed uint64) {
 			defer wg.Done()
-			slots <- struct{}{}
 			defer func() { <-slots }()
 			// Each run shuffles its own copy of the order.
 			fit(r, slices.Clone(train), dev, seed, seed == 1, epochs, lr, l2, average)
