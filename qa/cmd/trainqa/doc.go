@@ -22,8 +22,9 @@
 // runs that differ only in the order the training questions are visited
 // (the shuffles of seeds 1 to 4) and saves the mean of their final
 // weights, pruned as one run's: bagging over data orders, as trainner
-// does. Held-out articles (-holdout 10, EM/F1 after pruning): one run
-// 45.81/56.27, the mean of four 46.33/56.51. Dev half through the CLI:
+// does. Held-out articles (EM/F1 after pruning): -holdout 10 one run
+// 45.81/56.27, the mean of four 46.33/56.51; -holdout 5 44.22/55.32 ->
+// 44.53/55.47. Dev half through the CLI:
 // the model before, trained on the entities of the ner models of commit
 // 7397588, 48.71/57.80; one run on the current entities 48.42/57.43 (the
 // ontonotes model's cluster back-off and sentence-initial runs cost the
