@@ -10,6 +10,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"unicode"
@@ -86,6 +87,7 @@ func main() {
 	holdout := flag.Int("holdout", 0, "hold every Nth article of the first -train file out of training and score it like -dev, to choose settings without the dev file (0: none)")
 	analyzeShow := flag.String("analyze-types", "why,how", "question types whose misses -analyze shows")
 	evalOnly := flag.Bool("evalonly", false, "score the model at -out on -dev (and write -dump) and the -holdout articles, and exit")
+	seeds := flag.Int("seeds", 1, "train this many runs over different orders of the training data (seeds 1..N, at most GOMAXPROCS at once) and save the average of their final weights")
 	flag.Parse()
 	if *explainQ != "" {
 		if err := explain(os.Stdout, *out, *explainQ, *explainC); err != nil {
@@ -189,11 +191,11 @@ func main() {
 			fmt.Sscanf(cfg, "%g,%g", &glr, &gl2)
 			clear(m.W)
 			log.Printf("grid lr=%g l2=%g", glr, gl2)
-			fit(m, train, dev, *epochs, glr, gl2, *average)
+			fit(m, train, dev, 1, true, *epochs, glr, gl2, *average)
 		}
 		return
 	}
-	fit(m, train, dev, *epochs, *lr, *l2, *average)
+	fitSeeds(m, train, dev, *seeds, *epochs, *lr, *l2, *average)
 	for _, ps := range strings.Split(*prune, ",") {
 		var p float64
 		if _, err := fmt.Sscanf(ps, "%g", &p); err != nil || p <= 0 {
@@ -261,13 +263,57 @@ func writeDump(path string, m *core.Model, dev []*example) {
 	}
 }
 
-func fit(m *core.Model, train, dev []*example, epochs int, lr, l2 float64, average bool) {
+// fitSeeds trains seeds runs that differ only in the order the training
+// questions are visited (the shuffles of seeds 1..seeds) and sets m's
+// weights to the mean of their final weights. The runs share the idf
+// table, which does not depend on the order, and run concurrently, at
+// most GOMAXPROCS at a time; the mean is summed in seed order, so the
+// result does not depend on scheduling. Only the first run reports its
+// epochs. With one seed this is fit itself, as before the flag.
+func fitSeeds(m *core.Model, train, dev []*example, seeds, epochs int, lr, l2 float64, average bool) {
+	if seeds <= 1 {
+		fit(m, train, dev, 1, true, epochs, lr, l2, average)
+		return
+	}
+	runs := make([]*core.Model, seeds)
+	slots := make(chan struct{}, runtime.GOMAXPROCS(0))
+	var wg sync.WaitGroup
+	for i := range runs {
+		r := &core.Model{W: slices.Clone(m.W), IDF: m.IDF, MaxIDF: m.MaxIDF}
+		runs[i] = r
+		// Taking the slot before starting the run starts the runs in
+		// seed order, the first (which reports, and so is slowest) first.
+		slots <- struct{}{}
+		wg.Add(1)
+		go func(seed uint64) {
+			defer wg.Done()
+			defer func() { <-slots }()
+			// Each run shuffles its own copy of the order.
+			fit(r, slices.Clone(train), dev, seed, seed == 1, epochs, lr, l2, average)
+			log.Printf("seed %d done", seed)
+		}(uint64(i + 1))
+	}
+	wg.Wait()
+	for k := range m.W {
+		sum := 0.0
+		for _, r := range runs {
+			sum += float64(r.W[k])
+		}
+		m.W[k] = float32(sum / float64(seeds))
+	}
+	log.Printf("averaged the final weights of %d runs", seeds)
+}
+
+// fit trains m by AdaGrad over train, shuffled before each epoch by a
+// generator seeded with seed; report scores the held-out articles and dev
+// after each epoch.
+func fit(m *core.Model, train, dev []*example, seed uint64, report bool, epochs int, lr, l2 float64, average bool) {
 	g2 := make([]float32, len(m.W))
 	// Averaged weights: u accumulates t*delta so that the average of the
 	// iterates is W - u/t at the end.
 	u := make([]float32, len(m.W))
 	t := float32(1)
-	rng := rand.New(rand.NewPCG(1, 2))
+	rng := rand.New(rand.NewPCG(seed, 2))
 	buf := make([][]uint32, 0, 512)
 	for ep := 0; ep < epochs; ep++ {
 		rng.Shuffle(len(train), func(i, j int) { train[i], train[j] = train[j], train[i] })
@@ -343,7 +389,11 @@ func fit(m *core.Model, train, dev []*example, epochs int, lr, l2 float64, avera
 				}
 			}
 		}
-		msg := fmt.Sprintf("epoch %d: loss %.3f", ep+1, loss/float64(max(n, 1)))
+		msg := fmt.Sprintf("seed %d epoch %d: loss %.3f", seed, ep+1, loss/float64(max(n, 1)))
+		if !report {
+			log.Print(msg)
+			continue
+		}
 		if heldOut != nil {
 			avg := core.NewModel()
 			avg.IDF, avg.MaxIDF = m.IDF, m.MaxIDF
