@@ -377,23 +377,9 @@ func wordHashes(dst []uint32, toks []string) []uint32 {
 // occur (set then dedupes them without sorting, see [Model.Featurize]).
 func featureHashes(dst []uint32, toks []string, wh []uint32, set *hashSet, limit int) []uint32 {
 	start := len(dst)
-	if set == nil {
-		prev := uint32(0)
-		havePrev := false
-		for i, t := range toks {
-			if t == "." {
-				havePrev = false
-				continue
-			}
-			h := wh[i]
-			dst = append(dst, h, pairHash(prev, h, havePrev))
-			prev, havePrev = h, true
-		}
-		feats := dst[start:]
-		sortHashes(feats)
-		return append(dst[:start], slices.Compact(feats)...)
+	if set != nil {
+		set.reset(2 * len(toks))
 	}
-	set.reset(2 * len(toks))
 	prev := uint32(0)
 	havePrev := false
 	for i, t := range toks {
@@ -403,13 +389,22 @@ func featureHashes(dst []uint32, toks []string, wh []uint32, set *hashSet, limit
 		}
 		h := wh[i]
 		pair := pairHash(prev, h, havePrev)
-		if set.add(h) {
-			dst = append(dst, h)
-		}
-		if set.add(pair) {
-			dst = append(dst, pair)
+		if set == nil {
+			dst = append(dst, h, pair)
+		} else {
+			if set.add(h) {
+				dst = append(dst, h)
+			}
+			if set.add(pair) {
+				dst = append(dst, pair)
+			}
 		}
 		prev, havePrev = h, true
+	}
+	if set == nil {
+		feats := dst[start:]
+		sortHashes(feats)
+		return append(dst[:start], slices.Compact(feats)...)
 	}
 	if len(dst)-start > limit {
 		sortHashes(dst[start:])
