@@ -984,6 +984,12 @@ func newShared(w *work) *shared {
 // release empties s and gives it back for another page; nothing may use
 // s afterwards.
 func (s *shared) release() {
+	if len(s.facts) > maxPooledEntries {
+		// clear costs the map's peak size on every later page: after a
+		// huge page, let the collector take the maps instead.
+		s.w, s.order = nil, nil
+		return
+	}
 	clear(s.facts)
 	clear(s.lead)
 	clear(s.words.plain)

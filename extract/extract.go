@@ -252,6 +252,9 @@ func sameClsMap() map[clsKey]int32 {
 // putSameCls empties m and gives it back to the pool; nothing may use m
 // afterwards.
 func putSameCls(m map[clsKey]int32) {
+	if len(m) > maxPooledEntries {
+		return // as shared.release: clearing a huge map would cost every later page
+	}
 	clear(m)
 	sameClsMaps.Put(m)
 }

@@ -838,6 +838,11 @@ var bufPool sync.Pool
 // maxPooledBuf is the largest buffer kept for reuse.
 const maxPooledBuf = 4 << 20
 
+// maxPooledEntries is the most entries a per-page map may have held and
+// still be kept for reuse: Go's clear walks a map's peak capacity, so a
+// map grown by one huge page would cost every later page.
+const maxPooledEntries = 1 << 15
+
 // getBuf returns an empty buffer with room for n bytes, from the pool
 // when it has one large enough. A pooled buffer too small is replaced by
 // one at least twice its size, so that a few buffers serve pages of any
