@@ -152,7 +152,6 @@ func Cluster(texts []string, opt ClusterOptions) map[string]int32 {
 	sparse := make([][]entry, len(vecs))
 	for i, m := range vecs {
 		es := make([]entry, 0, len(m))
-		var norm float64
 		var rowSum float64
 		for _, v := range m {
 			rowSum += float64(v)
@@ -172,9 +171,16 @@ func Cluster(texts []string, opt ClusterOptions) map[string]int32 {
 				x = float32(math.Log1p(float64(v)))
 			}
 			es = append(es, entry{k, x})
-			norm += float64(x * x)
 		}
 		slices.SortFunc(es, func(a, b entry) int { return int(a.dim - b.dim) })
+		// The norm is summed in dimension order, not the map's: float64
+		// addition is not associative, and the map's order changes from
+		// run to run, so summing over it could change the last bits of
+		// a vector and, rarely, a cluster.
+		var norm float64
+		for _, e := range es {
+			norm += float64(e.v * e.v)
+		}
 		if norm > 0 {
 			inv := float32(1 / math.Sqrt(norm))
 			for k := range es {
