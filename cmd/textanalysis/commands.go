@@ -282,7 +282,7 @@ func textBody(p *extract.Page, err error) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return server.NewTextBody(p), nil
+	return textJSON{server.NewTextBody(p)}, nil
 }
 
 func answerBody(a *textanalysis.Answer, err error) (any, error) {
