@@ -58,7 +58,7 @@ func TestParallelMatchesSerial(t *testing.T) {
 	input := b.String()
 
 	var serial bytes.Buffer
-	wantFailed, err := runSerial(context.Background(), strings.NewReader(input), &serial, analyse, nil)
+	wantFailed, err := runSerial(context.Background(), strings.NewReader(input), &serial, analyse, nil, 1)
 	require.NoError(t, err)
 	require.Positive(t, wantFailed)
 	lines := strings.Split(strings.TrimSuffix(serial.String(), "\n"), "\n")
@@ -76,5 +76,12 @@ func TestParallelMatchesSerial(t *testing.T) {
 		require.NoError(t, err)
 		assert.Equal(t, wantFailed, failed)
 		assert.Equal(t, serial.String(), parallel.String(), "workers %d", workers)
+
+		// runSerial hands the lines after the first to runParallel.
+		var handed bytes.Buffer
+		failed, err = runSerial(context.Background(), strings.NewReader(input), &handed, analyse, nil, workers)
+		require.NoError(t, err)
+		assert.Equal(t, wantFailed, failed)
+		assert.Equal(t, serial.String(), handed.String(), "handed to %d workers", workers)
 	}
 }

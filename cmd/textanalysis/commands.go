@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
 
 	"github.com/urfave/cli/v2"
 
@@ -58,10 +59,14 @@ Examples:
 			}
 			if c.String("input") != "" {
 				return runBatch(c, func(ctx context.Context, line json.RawMessage, id *json.RawMessage) (any, error) {
-					if pid, url, html, ok := decodePageLine(line); ok && html != "" {
-						// The fast path for the common line of string fields.
-						*id, _ = json.Marshal(pid)
-						return textBody(an.TextFromHTML(ctx, strings.NewReader(html), url))
+					bp := pageBufs.Get().(*[]byte)
+					defer putPageBuf(bp)
+					if pid, url, html, ok := decodePageLine(line, *bp); ok && len(html) > 0 {
+						// The fast path for the common line of string
+						// fields. The Page holds copies of what it keeps.
+						*bp = html
+						*id = marshalJSONString(pid)
+						return textBody(an.TextFromHTML(ctx, bytes.NewReader(html), url))
 					}
 					var in struct {
 						ID   json.RawMessage `json:"id"`
@@ -257,13 +262,27 @@ func batchSpans(raw json.RawMessage) (spans string, ok bool, err error) {
 	return "", false, errors.New(`"spans" must be a JSON array of {"start","end","label"} or a string`)
 }
 
+// pageBufs holds the buffers that batch lines' pages are unescaped into.
+var pageBufs = sync.Pool{New: func() any { return new([]byte) }}
+
+// maxPooledPage is the largest page buffer kept for reuse: one huge page
+// should not pin its buffer.
+const maxPooledPage = 4 << 20
+
+func putPageBuf(bp *[]byte) {
+	if cap(*bp) <= maxPooledPage {
+		*bp = (*bp)[:0]
+		pageBufs.Put(bp)
+	}
+}
+
 // textBody and answerBody give results the API's wire shapes, so that the
 // CLI prints what the API answers.
 func textBody(p *extract.Page, err error) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return server.NewTextBody(p), nil
+	return textJSON{server.NewTextBody(p)}, nil
 }
 
 func answerBody(a *textanalysis.Answer, err error) (any, error) {

@@ -85,7 +85,7 @@ func TestProgressEndsFull(t *testing.T) {
 	}
 	runners := map[string]func(in io.Reader, bar *progress) error{
 		"serial": func(in io.Reader, bar *progress) error {
-			_, err := runSerial(context.Background(), in, io.Discard, echo, bar)
+			_, err := runSerial(context.Background(), in, io.Discard, echo, bar, 1)
 			return err
 		},
 		"parallel": func(in io.Reader, bar *progress) error {

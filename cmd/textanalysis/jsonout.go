@@ -6,6 +6,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/textanalysis/go-textanalysis/sentiment"
+	"github.com/textanalysis/go-textanalysis/server"
 )
 
 // jsonAppender is a result that writes its own JSON, exactly as
@@ -77,6 +78,42 @@ const hexDigits = "0123456789abcdef"
 // invalid UTF-8 becomes \ufffd, and U+2028 and U+2029 are escaped.
 func appendJSONString(b []byte, s string) []byte {
 	return appendQuoted(b, s, false)
+}
+
+// textJSON writes a text result (the API's TextBody) in a batch.
+type textJSON struct{ server.TextBody }
+
+func (r textJSON) appendJSON(b []byte) []byte {
+	b = append(b, `{"url":`...)
+	b = appendNullable(b, r.URL)
+	b = append(b, `,"final_url":`...)
+	b = appendNullable(b, r.FinalURL)
+	b = append(b, `,"title":`...)
+	b = appendNullable(b, r.Title)
+	b = append(b, `,"author":`...)
+	b = appendNullable(b, r.Author)
+	b = append(b, `,"published":`...)
+	b = appendNullable(b, r.Published)
+	b = append(b, `,"language":`...)
+	b = appendNullable(b, r.Language)
+	b = append(b, `,"language_tag":`...)
+	b = appendNullable(b, r.LanguageTag)
+	b = append(b, `,"text":`...)
+	b = appendJSONString(b, r.Text)
+	b = append(b, `,"word_count":`...)
+	b = strconv.AppendInt(b, int64(r.WordCount), 10)
+	b = append(b, `,"warning":`...)
+	b = appendNullable(b, r.Warning)
+	b = append(b, `,"page_type":`...)
+	b = appendNullable(b, r.PageType)
+	return append(b, '}')
+}
+
+func appendNullable(b []byte, s *string) []byte {
+	if s == nil {
+		return append(b, "null"...)
+	}
+	return appendJSONString(b, *s)
 }
 
 // marshalJSONString is json.Marshal(s): as appendJSONString, and with <, >

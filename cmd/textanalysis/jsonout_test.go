@@ -4,11 +4,13 @@ import (
 	"bytes"
 	"encoding/json"
 	"math"
+	"reflect"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 
 	"github.com/textanalysis/go-textanalysis/sentiment"
+	"github.com/textanalysis/go-textanalysis/server"
 )
 
 func stdJSON(t testing.TB, v any) string {
@@ -57,6 +59,32 @@ func FuzzSentimentJSON(f *testing.F) {
 			t.Fatalf("appendJSON %s\nencoding/json %s", got, want)
 		}
 	})
+}
+
+// A text result is written as the API's encoding/json writes it; a
+// test of the field list, so that a field added to TextBody fails here
+// until textJSON writes it too.
+func TestTextJSONMatchesEncodingJSON(t *testing.T) {
+	str := func(s string) *string { return &s }
+	tests := []struct {
+		name string
+		body server.TextBody
+	}{
+		{"all null", server.TextBody{Text: ""}},
+		{"full", server.TextBody{URL: str("https://x/a?b=1&c=<2>"), FinalURL: str("https://x/"), Title: str("A \"title\""),
+			Author: str("Ann"), Published: str("2024-01-02"), Language: str("en"), LanguageTag: str("en-US"),
+			Text: "Para one.\n\nPara two \u2028 é 😀 \xff\x01", WordCount: 7, Warning: str("w"), PageType: str("article")}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			assert.Equal(t, stdJSON(t, tt.body), string(textJSON{tt.body}.appendJSON(nil)))
+		})
+	}
+	// Every field of TextBody is written.
+	full := tests[1].body
+	var m map[string]any
+	assert.NoError(t, json.Unmarshal(textJSON{full}.appendJSON(nil), &m))
+	assert.Len(t, m, reflect.TypeOf(full).NumField())
 }
 
 // The ids of batch lines are written as json.Marshal writes them.

@@ -168,6 +168,31 @@ func TestBatch(t *testing.T) {
 			}
 			assert.True(t, strings.HasPrefix(line, fmt.Sprintf(`{"id":%d,"label":"positive"`, i)), line)
 		}
+		// Lines that arrive together go to the workers, which answer
+		// them in order, and then the next lone line at once.
+		var many strings.Builder
+		for i := 5; i < 40; i++ {
+			fmt.Fprintf(&many, `{"id":%d,"text":"What a lovely day"}`+"\n", i)
+		}
+		go func() { _, _ = io.WriteString(inW, many.String()) }()
+		for i := 5; i < 41; i++ {
+			if i == 40 {
+				_, err := fmt.Fprintf(inW, `{"id":%d,"text":"What a lovely day"}`+"\n", i)
+				require.NoError(t, err)
+			}
+			got := make(chan string, 1)
+			go func() {
+				line, _ := answers.ReadString('\n')
+				got <- line
+			}()
+			var line string
+			select {
+			case line = <-got:
+			case <-time.After(30 * time.Second):
+				t.Fatal("no answer within 30 s: the batch is waiting for more input")
+			}
+			assert.True(t, strings.HasPrefix(line, fmt.Sprintf(`{"id":%d,"label":"positive"`, i)), line)
+		}
 		require.NoError(t, inW.Close())
 		require.NoError(t, <-done)
 	})
