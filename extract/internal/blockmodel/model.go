@@ -102,11 +102,12 @@ type Model struct {
 	TypeGate    []float64 `json:"type_gate,omitempty"`
 	TypeGateAdd []float64 `json:"type_gate_add,omitempty"`
 	// ShortRuleChars, when above zero, keeps the article gate to pages
-	// where the hand rules kept at least that many characters; on a page
-	// where they kept fewer (and that the per-type thresholds and the type
-	// gates do not take), the blocks they left out need ShortAdd: the
-	// rules found no body of their own there, so the article gate would
-	// keep out the body they missed.
+	// where the hand rules kept at least that many characters or none; on
+	// a page where they kept some but fewer (and that the per-type
+	// thresholds and the type gates do not take), the blocks they left out
+	// need ShortAdd: the rules found no body of their own size there, so
+	// the article gate would keep out the body they missed. Where they
+	// kept nothing the page may have no body at all.
 	ShortRuleChars float64 `json:"short_rule_chars,omitempty"`
 	ShortAdd       float64 `json:"short_add,omitempty"`
 	// Stack, when set, is the second stage: a model over each block's
@@ -197,7 +198,7 @@ func (m *Model) Thresholds(probs []float64, ruleChars float64) (drop, add float6
 			return m.Threshold, m.TypeGateAdd[k], false
 		}
 	}
-	if len(probs) > 0 && m.ShortRuleChars > 0 && m.ShortAdd > 0 && ruleChars < m.ShortRuleChars {
+	if len(probs) > 0 && m.ShortRuleChars > 0 && m.ShortAdd > 0 && ruleChars > 0 && ruleChars < m.ShortRuleChars {
 		return m.Threshold, m.ShortAdd, false
 	}
 	var pArticle float64

@@ -105,7 +105,8 @@ func TestThresholdsByType(t *testing.T) {
 
 // A type's gate takes a page its per-type thresholds do not, once the
 // page's probability of that type reaches the gate, article-like or not;
-// a page neither takes where the rules kept little gets ShortAdd.
+// a page neither takes where the rules kept little (but something) gets
+// ShortAdd.
 func TestThresholdsTypeGate(t *testing.T) {
 	m := Model{Threshold: 0.3, AddThreshold: 0.3, ArticleTau: 0.12, ArticleAdd: 0.8,
 		Types: []string{"article", "documentation", "forum"}, TypeDrop: []float64{0, 0, 0.35}, TypeAdd: []float64{0, 0, 0.5},
@@ -124,6 +125,7 @@ func TestThresholdsTypeGate(t *testing.T) {
 		{"forum with a body, gate open", []float64{0.1, 0.3, 0.6}, 5000, 0.3, 0.4, false},
 		{"article, short rule text", []float64{0.95, 0.05, 0}, 300, 0.3, 0.5, false},
 		{"documentation, short rule text", []float64{0.5, 0.5, 0}, 300, 0.3, 0.4, false},
+		{"article, no rule text", []float64{0.95, 0.05, 0}, 0, 0.3, 0.8, true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -764,7 +764,7 @@ func chosenText(pg *page, pr []float64, t float64) string {
 	if a, ok := typeGateOpen(pg); ok && typeDecode {
 		return typeTextOf(pg, pr, t, a)
 	}
-	if typeDecode && shortAdd > 0 && shortRuleChars > 0 && ruleChars(pg) < shortRuleChars {
+	if typeDecode && shortAdd > 0 && isShortRule(pg) {
 		return typeTextOf(pg, pr, t, shortAdd)
 	}
 	var parts []string
