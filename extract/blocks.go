@@ -114,7 +114,7 @@ func (e *extraction) skip(n *html.Node) (hard, soft bool) {
 	if n.DataAtom == 0 && strings.Contains(n.Data, ":") {
 		return true, false // namespaced XML islands (o:p, fb:like ...)
 	}
-	if len(n.Attr) > 0 && hidden(n) {
+	if len(n.Attr) > 0 && hidden(n) && !e.sh.hiddenWrapper(n, e.body) {
 		return true, false
 	}
 	if furnitureTags[n.DataAtom] {
@@ -956,6 +956,28 @@ type shared struct {
 	order []*html.Node        // extraction.order
 	lead  map[*html.Node]bool // namesLead
 	words *classWords         // the scans of class and id values
+	// bodyText is the body's textLen (-1: not summed yet) and
+	// wrapperChecks the elements hiddenWrapper has summed.
+	bodyText, wrapperChecks int
+}
+
+// maxWrapperChecks caps the hidden elements hiddenWrapper sums per page,
+// so that nested ones cost linear time.
+const maxWrapperChecks = 4
+
+// hiddenWrapper reports an element hidden by nothing but an inline
+// visibility:hidden that holds at least two thirds of the page's text: a
+// framework's guard against a flash of unstyled content, which its script
+// lifts once the page is styled, so the reader sees it.
+func (s *shared) hiddenWrapper(n, body *html.Node) bool {
+	if s.wrapperChecks >= maxWrapperChecks || !onlyVisibilityHidden(n) {
+		return false
+	}
+	s.wrapperChecks++
+	if s.bodyText < 0 {
+		s.bodyText = s.textLen(body)
+	}
+	return s.bodyText > 0 && 3*s.textLen(n) >= 2*s.bodyText
 }
 
 // subtreeFacts sum up the subtree of a <p> or <header>.
@@ -978,6 +1000,7 @@ func newShared(w *work) *shared {
 		s = &shared{facts: map[*html.Node]subtreeFacts{}, words: &classWords{}}
 	}
 	s.w = w
+	s.bodyText, s.wrapperChecks = -1, 0
 	return s
 }
 

@@ -30,6 +30,21 @@ func TestRuleTextBlocks(t *testing.T) {
 		excludes []string
 	}{
 		{
+			name:     "a wrapper hidden until its script runs",
+			body:     `<div id="app" style="visibility: hidden">` + article + `</div>`,
+			contains: []string{"The council met again on day I,"},
+		},
+		{
+			name:     "a small element hidden by visibility",
+			body:     article + `<div style="visibility:hidden">A hidden promotion nobody sees on the page</div>`,
+			excludes: []string{"A hidden promotion"},
+		},
+		{
+			name:     "a wrapper hidden by display none too",
+			body:     `<p>Visible words.</p><div style="visibility:hidden; display: none">` + article + `</div>`,
+			excludes: []string{"The council met again"},
+		},
+		{
 			name:     "prose paragraph with a title class",
 			body:     `<div class="story"><p class="title">Opening: ` + prose(2) + `</p>` + article + `</div>`,
 			contains: []string{"Opening: The council"},

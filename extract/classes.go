@@ -410,6 +410,33 @@ func hidden(n *html.Node) bool {
 	return false
 }
 
+// onlyVisibilityHidden reports an element that an inline
+// visibility:hidden hides and nothing else hidden looks at does.
+func onlyVisibilityHidden(n *html.Node) bool {
+	found := false
+	for _, a := range n.Attr {
+		switch a.Key {
+		case "hidden":
+			return false
+		case "aria-hidden":
+			if strings.EqualFold(strings.TrimSpace(a.Val), "true") {
+				return false
+			}
+		case "style":
+			s := strings.ToLower(strings.ReplaceAll(a.Val, " ", ""))
+			if strings.Contains(s, "display:none") {
+				return false
+			}
+			found = found || strings.Contains(s, "visibility:hidden")
+		case "class":
+			if hidingClass(a.Val) {
+				return false
+			}
+		}
+	}
+	return found
+}
+
 func styleHides(style string) bool {
 	if !strings.Contains(style, "none") && !strings.Contains(style, "hidden") {
 		return false

@@ -90,6 +90,26 @@ type Model struct {
 	// where the hand rules kept fewer characters: where the rules found
 	// a body of their own size, the page keeps the decoding above.
 	TypeRuleChars float64 `json:"type_rule_chars,omitempty"`
+	// TypeGate and TypeGateAdd, when set for a type (Types order; zero:
+	// not set), give a page that the per-type thresholds above do not
+	// take, and whose probability of that type is at least TypeGate, the
+	// add threshold TypeGateAdd in place of the article gate's: a page
+	// the page-type models find partly documentation keeps its list
+	// items and plain paragraphs even when they also find it an article
+	// and the rules kept a body of their own (the first type in Types
+	// order whose gate opens decides; the drop threshold stays
+	// Threshold).
+	TypeGate    []float64 `json:"type_gate,omitempty"`
+	TypeGateAdd []float64 `json:"type_gate_add,omitempty"`
+	// ShortRuleChars, when above zero, keeps the article gate to pages
+	// where the hand rules kept at least that many characters or none; on
+	// a page where they kept some but fewer (and that the per-type
+	// thresholds and the type gates do not take), the blocks they left out
+	// need ShortAdd: the rules found no body of their own size there, so
+	// the article gate would keep out the body they missed. Where they
+	// kept nothing the page may have no body at all.
+	ShortRuleChars float64 `json:"short_rule_chars,omitempty"`
+	ShortAdd       float64 `json:"short_add,omitempty"`
 	// Stack, when set, is the second stage: a model over each block's
 	// features and StackNames, whose probability replaces the first
 	// stage's (see StackProbs).
@@ -173,6 +193,14 @@ func (m *Model) Thresholds(probs []float64, ruleChars float64) (drop, add float6
 			return m.TypeDrop[top], m.TypeAdd[top], false
 		}
 	}
+	for k := 1; k < len(probs) && k < len(m.TypeGate) && k < len(m.TypeGateAdd); k++ {
+		if m.TypeGate[k] > 0 && probs[k] >= m.TypeGate[k] {
+			return m.Threshold, m.TypeGateAdd[k], false
+		}
+	}
+	if len(probs) > 0 && m.ShortRuleChars > 0 && m.ShortAdd > 0 && ruleChars > 0 && ruleChars < m.ShortRuleChars {
+		return m.Threshold, m.ShortAdd, false
+	}
 	var pArticle float64
 	if len(probs) > 0 {
 		pArticle = probs[0]
@@ -242,6 +270,9 @@ func (m *Model) Check(features []string) error {
 	}
 	if m.TypeDrop != nil && len(m.TypeDrop) != len(m.Types) || m.TypeAdd != nil && len(m.TypeAdd) != len(m.Types) {
 		return fmt.Errorf("blockmodel: %d page types, %d per-type drop and %d add thresholds", len(m.Types), len(m.TypeDrop), len(m.TypeAdd))
+	}
+	if len(m.TypeGate) != len(m.TypeGateAdd) || m.TypeGate != nil && len(m.TypeGate) != len(m.Types) {
+		return fmt.Errorf("blockmodel: %d page types, %d type gates and %d gate add thresholds", len(m.Types), len(m.TypeGate), len(m.TypeGateAdd))
 	}
 	for _, tm := range m.TypeModels {
 		if err := checkTrees(tm.Trees, 2*len(features)); err != nil {

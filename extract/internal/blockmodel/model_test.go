@@ -102,3 +102,38 @@ func TestThresholdsByType(t *testing.T) {
 		})
 	}
 }
+
+// A type's gate takes a page its per-type thresholds do not, once the
+// page's probability of that type reaches the gate, article-like or not;
+// a page neither takes where the rules kept little (but something) gets
+// ShortAdd.
+func TestThresholdsTypeGate(t *testing.T) {
+	m := Model{Threshold: 0.3, AddThreshold: 0.3, ArticleTau: 0.12, ArticleAdd: 0.8,
+		Types: []string{"article", "documentation", "forum"}, TypeDrop: []float64{0, 0, 0.35}, TypeAdd: []float64{0, 0, 0.5},
+		TypeRuleChars: 500, TypeGate: []float64{0, 0.1, 0}, TypeGateAdd: []float64{0, 0.4, 0}, ShortRuleChars: 500, ShortAdd: 0.5}
+	tests := []struct {
+		name      string
+		probs     []float64
+		ruleChars float64
+		drop, add float64
+		article   bool
+	}{
+		{"article, gate shut", []float64{0.95, 0.05, 0}, 5000, 0.3, 0.8, true},
+		{"article, gate open", []float64{0.7, 0.3, 0}, 5000, 0.3, 0.4, false},
+		{"documentation first", []float64{0.2, 0.8, 0}, 5000, 0.3, 0.4, false},
+		{"forum's own thresholds first", []float64{0.1, 0.3, 0.6}, 100, 0.35, 0.5, false},
+		{"forum with a body, gate open", []float64{0.1, 0.3, 0.6}, 5000, 0.3, 0.4, false},
+		{"article, short rule text", []float64{0.95, 0.05, 0}, 300, 0.3, 0.5, false},
+		{"documentation, short rule text", []float64{0.5, 0.5, 0}, 300, 0.3, 0.4, false},
+		{"article, no rule text", []float64{0.95, 0.05, 0}, 0, 0.3, 0.8, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			drop, add, article := m.Thresholds(tt.probs, tt.ruleChars)
+			assert.InDelta(t, tt.drop, drop, 1e-9)
+			assert.InDelta(t, tt.add, add, 1e-9)
+			assert.Equal(t, tt.article, article)
+		})
+	}
+	assert.Error(t, (&Model{Types: PageTypes, TypeModels: make([]Model, len(PageTypes)), TypeGate: []float64{0}, TypeGateAdd: []float64{0}}).Check(nil))
+}

@@ -235,6 +235,8 @@ func main() {
 	rdFolds := flag.Bool("readability-folds", false, "fold the readability pages too (their out-of-fold probabilities count in -type-decode's choice, weighted by -type-readability-weight)")
 	rdMu := flag.Float64("type-readability-weight", 1, "with -type-decode and -readability-folds: weight of the readability pages' F1 beside wcxb's in choosing the thresholds")
 	flag.Float64Var(&typeRuleChars, "type-rule-chars", 0, "with -type-decode: per-type thresholds only on pages where the rules kept fewer characters (0: all pages)")
+	typeGateTypes := flag.String("type-gate-types", "", "with -type-decode: comma-separated page types that get a gate on their probability (chosen by cross-validation; see typedecode.go)")
+	flag.Float64Var(&shortRuleChars, "short-rule-chars", 0, "with -type-decode: on pages where the rules kept fewer characters (and no per-type threshold or type gate applies), an add threshold of its own in place of the article gate's, chosen by cross-validation")
 	oofCache := flag.String("oof-cache", "", "keep the out-of-fold block probabilities in this file (delete it when features or training flags change)")
 	flag.Parse()
 	log.SetFlags(0)
@@ -469,7 +471,14 @@ func main() {
 			if *rdFolds {
 				rdPages = rd
 			}
-			typeDrop, typeAdd = chooseTypeDecoding(wc, oof, rdPages, rdOOFProbs, *rdMu, *folds, *dropT)
+			var fd, fa [][]float64
+			typeDrop, typeAdd, fd, fa = chooseTypeDecoding(wc, oof, rdPages, rdOOFProbs, *rdMu, *folds, *dropT)
+			if *typeGateTypes != "" || shortRuleChars > 0 {
+				typeGate, typeGateAdd, shortAdd, err = chooseTypeGates(wc, oof, *typeGateTypes, *folds, *dropT, typeDrop, typeAdd, fd, fa)
+				if err != nil {
+					log.Fatal(err)
+				}
+			}
 		}
 		tAdd, artAdd, veto = 0, 0, false
 		rampLo, rampHi, rampDrop = 0, 0, 0
@@ -484,6 +493,12 @@ func main() {
 	m.ArticleTauHi, m.NonArticleDrop = *artTauHiF, *nonArtDropF
 	if *typeDecodeF && typeDrop != nil {
 		m.TypeDrop, m.TypeAdd, m.TypeRuleChars = typeDrop, typeAdd, typeRuleChars
+		if slices.ContainsFunc(typeGate, func(g float64) bool { return g > 0 }) {
+			m.TypeGate, m.TypeGateAdd = typeGate, typeGateAdd
+		}
+		if shortAdd > 0 {
+			m.ShortRuleChars, m.ShortAdd = shortRuleChars, shortAdd
+		}
 	}
 	if m.Threshold == 0 {
 		m.Threshold = 0.5
@@ -494,6 +509,12 @@ func main() {
 		*dropT, *addT, *artTauF, *artTauHiF, *artAddF, *nonArtDropF, *vetoF, *vetoDroppedF, *typesRd)
 	if *typeDecodeF && typeDrop != nil {
 		m.Note += fmt.Sprintf("; -type-decode (types %s, drop grid %q, -type-rule-chars %g): per predicted type drop %v add %v", *typeDecodeTypes, *typeDropGrid, typeRuleChars, typeDrop, typeAdd)
+		if m.TypeGate != nil {
+			m.Note += fmt.Sprintf("; -type-gate-types %s: gates from %v add %v", *typeGateTypes, m.TypeGate, m.TypeGateAdd)
+		}
+		if m.ShortAdd > 0 {
+			m.Note += fmt.Sprintf("; -short-rule-chars %g: add %g", m.ShortRuleChars, m.ShortAdd)
+		}
 	}
 	if *grid {
 		sh, tr := c.Sets["scrapinghub"], c.Sets["trafilatura"]
@@ -740,6 +761,12 @@ func chosenText(pg *page, pr []float64, t float64) string {
 	if d, a, ok := typeThresholds(pg); ok {
 		return typeTextOf(pg, pr, d, a)
 	}
+	if a, ok := typeGateOpen(pg); ok && typeDecode {
+		return typeTextOf(pg, pr, t, a)
+	}
+	if typeDecode && shortAdd > 0 && isShortRule(pg) {
+		return typeTextOf(pg, pr, t, shortAdd)
+	}
 	var parts []string
 	if artAdd >= 2 && artProb[pg] >= artTau {
 		for i := range pr {
@@ -955,7 +982,8 @@ func dumpBlockProbs(path string, c *corpus, oof [][]float64, m *blockmodel.Model
 	enc := json.NewEncoder(f)
 	idx := func(name string) int { return slices.Index(c.Names, name) }
 	cols := []string{"rule_kept", "rule_filter", "boilerplate_line", "call_to_action", "picture_credit", "dropped",
-		"rule_window10", "in_top", "in_pre", "in_table", "in_li", "heading_level", "log_chars", "link_density"}
+		"rule_window10", "in_top", "in_pre", "in_table", "in_li", "heading_level", "log_chars", "link_density",
+		"same_title", "page_log_chars", "page_rule_share", "in_dl", "near_pre", "cls_docs", "cls_nav", "in_nav", "in_aside"}
 	type blk struct {
 		T string    `json:"t"`
 		P float64   `json:"p"`

@@ -222,7 +222,7 @@ func gridPoint(j int) (drop, add float64) {
 // returns the thresholds chosen on all pages. The readability pages rd
 // (with out-of-fold probabilities rdPr; none: wcxb only) count in the
 // choice with weight mu, folded by index as the wcxb pages.
-func chooseTypeDecoding(wc []*page, pr [][]float64, rd []*page, rdPr [][]float64, mu float64, folds int, drop float64) (drops, adds []float64) {
+func chooseTypeDecoding(wc []*page, pr [][]float64, rd []*page, rdPr [][]float64, mu float64, folds int, drop float64) (drops, adds []float64, foldDrops, foldAdds [][]float64) {
 	ps := append(slices.Clone(wc), rd...)
 	g := newTypeGrid(ps, append(slices.Clone(pr), rdPr...), drop)
 	g.mu = mu
@@ -240,6 +240,13 @@ func chooseTypeDecoding(wc []*page, pr [][]float64, rd []*page, rdPr [][]float64
 			in[i] = fold[i] != k
 		}
 		sel := g.choose(in)
+		fd, fa := make([]float64, len(pageTypes)), make([]float64, len(pageTypes))
+		for t := 1; t < len(pageTypes); t++ {
+			if sel[t] >= 0 {
+				fd[t], fa[t] = gridPoint(sel[t])
+			}
+		}
+		foldDrops, foldAdds = append(foldDrops, fd), append(foldAdds, fa)
 		var desc []string
 		for t := 1; t < len(pageTypes); t++ {
 			if sel[t] >= 0 {
@@ -272,7 +279,7 @@ func chooseTypeDecoding(wc []*page, pr [][]float64, rd []*page, rdPr [][]float64
 		}
 	}
 	fmt.Printf("type decoding, chosen on all pages: drop %v add %v\n", drops, adds)
-	return drops, adds
+	return drops, adds, foldDrops, foldAdds
 }
 
 // printTypeTable prints the F1 (P/R) of two score lists by gold page type.
@@ -335,4 +342,200 @@ func readOOF(path string, oof *[][]float64) error {
 		return err
 	}
 	return gob.NewDecoder(bytes.NewReader(b)).Decode(oof)
+}
+
+// Type gates (-type-gate-types): on a page the per-type thresholds do not
+// take, a type's probability of at least typeGate[t] gives the blocks the
+// rules left out typeGateAdd[t] in place of the article gate's (the drop
+// threshold stays -drop; blockmodel.Model.TypeGate). Documentation pages
+// that the page-type models find partly articles, and where the rules kept
+// a long text, lose their list items and plain paragraphs under the
+// article gate's 0.8.
+var typeGate, typeGateAdd []float64
+
+// typeGateTaus and typeGateAdds are the grid the gates are chosen over;
+// shortAdds that of the add threshold on pages where the rules kept fewer
+// than shortRuleChars characters (-short-rule-chars; blockmodel's
+// ShortRuleChars and ShortAdd), chosen after the gates. shortAdds starts
+// at 0.5: wcxb's choice goes lower (0.35), where ScrapingHub's short
+// articles take in their furniture (0.9752 at 0.5, 0.9744 at 0.4, 0.9726
+// at 0.3, by the -dump simulation, seed 1).
+var (
+	typeGateTaus   = []float64{0.03, 0.05, 0.08, 0.1, 0.15, 0.2, 0.3, 0.5}
+	typeGateAdds   = []float64{0.3, 0.35, 0.4, 0.45, 0.5, 0.6}
+	shortAdds      = []float64{0.5, 0.6, 0.7, 0.8}
+	shortRuleChars float64
+	shortAdd       float64
+)
+
+// isShortRule reports a page where the rules kept some text but fewer
+// than shortRuleChars characters (where they kept none, the page may have
+// no body: the article gate stays).
+func isShortRule(pg *page) bool {
+	rc := ruleChars(pg)
+	return shortRuleChars > 0 && rc > 0 && rc < shortRuleChars
+}
+
+// typeGateOpen returns the add threshold of the first type gate open on the
+// page, if any.
+func typeGateOpen(pg *page) (float64, bool) {
+	tp := typeP[pg]
+	for k := 1; k < len(tp) && k < len(typeGate); k++ {
+		if typeGate[k] > 0 && tp[k] >= typeGate[k] {
+			return typeGateAdd[k], true
+		}
+	}
+	return 0, false
+}
+
+// chooseTypeGates chooses the gates of the types named in types on the
+// wcxb pages ps (out-of-fold probabilities pr), after the per-type
+// thresholds: for each fold, on the other folds' pages under that fold's
+// per-type thresholds (foldDrops, foldAdds), for the cross-validated
+// figure it prints; then on all pages under drops and adds, which it
+// returns with the gates.
+func chooseTypeGates(ps []*page, pr [][]float64, types string, folds int, drop float64, drops, adds []float64, foldDrops, foldAdds [][]float64) (gate, gateAddT []float64, short float64, err error) {
+	var on []int
+	for _, t := range strings.Split(types, ",") {
+		if t == "" {
+			continue
+		}
+		k := slices.Index(pageTypes, strings.TrimSpace(t))
+		if k <= 0 {
+			return nil, nil, 0, fmt.Errorf("-type-gate-types: %q is not a page type other than article", t)
+		}
+		on = append(on, k)
+	}
+	savedD, savedA, savedOn, savedG, savedGA, savedS := typeDrop, typeAdd, typeDecode, typeGate, typeGateAdd, shortAdd
+	defer func() {
+		typeDrop, typeAdd, typeDecode, typeGate, typeGateAdd, shortAdd = savedD, savedA, savedOn, savedG, savedGA, savedS
+	}()
+	typeDecode, typeGate, typeGateAdd, shortAdd = true, nil, nil, 0
+	golds := make([]map[string]float64, len(ps))
+	gated := make([][]pageScore, len(ps))  // per page, per typeGateAdds
+	shorts := make([][]pageScore, len(ps)) // per page, per shortAdds
+	isShort := make([]bool, len(ps))
+	parallelFor(len(ps), func(i int) {
+		golds[i] = shingles(tokenize(ps[i].Gold), 4)
+		for _, a := range typeGateAdds {
+			gated[i] = append(gated[i], shingleScore(golds[i], typeTextOf(ps[i], pr[i], drop, a)))
+		}
+		isShort[i] = isShortRule(ps[i])
+		if isShort[i] {
+			for _, a := range shortAdds {
+				shorts[i] = append(shorts[i], shingleScore(golds[i], typeTextOf(ps[i], pr[i], drop, a)))
+			}
+		}
+	})
+	// base[k][i] and takes[k][i]: page i's score under fold k's per-type
+	// thresholds (k == folds: those chosen on all pages), and whether they
+	// take it.
+	base := make([][]pageScore, folds+1)
+	takes := make([][]bool, folds+1)
+	for k := 0; k <= folds; k++ {
+		typeDrop, typeAdd = drops, adds
+		if k < folds {
+			typeDrop, typeAdd = foldDrops[k], foldAdds[k]
+		}
+		base[k], takes[k] = make([]pageScore, len(ps)), make([]bool, len(ps))
+		parallelFor(len(ps), func(i int) {
+			base[k][i] = shingleScore(golds[i], chosenText(ps[i], pr[i], drop))
+			_, _, takes[k][i] = typeThresholds(ps[i])
+		})
+	}
+	// sel[t] is type t's gate; sel[0].add the short add threshold.
+	type gp struct{ tau, add int }
+	score := func(k int, in func(int) bool, sel map[int]gp) []pageScore {
+		var sc []pageScore
+		for i, pg := range ps {
+			if !in(i) {
+				continue
+			}
+			s := base[k][i]
+			if !takes[k][i] {
+				open := false
+				for _, t := range on {
+					if g, ok := sel[t]; ok && typeP[pg][t] >= typeGateTaus[g.tau] {
+						s, open = gated[i][g.add], true
+						break
+					}
+				}
+				if g, ok := sel[0]; ok && !open && isShort[i] {
+					s = shorts[i][g.add]
+				}
+			}
+			sc = append(sc, s)
+		}
+		return sc
+	}
+	choose := func(k int, in func(int) bool) map[int]gp {
+		sel := map[int]gp{}
+		best, _, _ := f1OfMeans(score(k, in, sel))
+		for _, t := range on {
+			cur, has := sel[t]
+			for ti := range typeGateTaus {
+				for ai := range typeGateAdds {
+					sel[t] = gp{ti, ai}
+					if f, _, _ := f1OfMeans(score(k, in, sel)); f > best+1e-6 {
+						best, cur, has = f, gp{ti, ai}, true
+					}
+				}
+			}
+			delete(sel, t)
+			if has {
+				sel[t] = cur
+			}
+		}
+		if shortRuleChars > 0 {
+			cur := -1
+			for ai := range shortAdds {
+				sel[0] = gp{0, ai}
+				if f, _, _ := f1OfMeans(score(k, in, sel)); f > best+1e-6 {
+					best, cur = f, ai
+				}
+			}
+			delete(sel, 0)
+			if cur >= 0 {
+				sel[0] = gp{0, cur}
+			}
+		}
+		return sel
+	}
+	cv := make([]pageScore, len(ps))
+	plain := make([]pageScore, len(ps))
+	for k := 0; k < folds; k++ {
+		sel := choose(k, func(i int) bool { return i%folds != k })
+		var desc []string
+		for _, t := range on {
+			if g, ok := sel[t]; ok {
+				desc = append(desc, fmt.Sprintf("%s from %.2f add %.2f", pageTypes[t], typeGateTaus[g.tau], typeGateAdds[g.add]))
+			}
+		}
+		if g, ok := sel[0]; ok {
+			desc = append(desc, fmt.Sprintf("short rule text add %.2f", shortAdds[g.add]))
+		}
+		fmt.Printf("type gates, fold %d: %s\n", k+1, strings.Join(desc, ", "))
+		held := func(i int) bool { return i%folds == k }
+		sc := score(k, held, sel)
+		j := 0
+		for i := range ps {
+			if held(i) {
+				cv[i], plain[i] = sc[j], base[k][i]
+				j++
+			}
+		}
+	}
+	fmt.Printf("type gates, cross-validated (choice, per-type thresholds and model out of fold):\n")
+	printTypeTable(ps, plain, cv)
+	sel := choose(folds, func(int) bool { return true })
+	gate, gateAddT = make([]float64, len(pageTypes)), make([]float64, len(pageTypes))
+	for t, g := range sel {
+		if t == 0 {
+			short = shortAdds[g.add]
+			continue
+		}
+		gate[t], gateAddT[t] = typeGateTaus[g.tau], typeGateAdds[g.add]
+	}
+	fmt.Printf("type gates, chosen on all pages: from %v add %v; short rule text add %.2f\n", gate, gateAddT, short)
+	return gate, gateAddT, short, nil
 }
