@@ -182,7 +182,7 @@ func TestCache(t *testing.T) {
 	for range 2 {
 		for _, tt := range []struct{ q, ctx, want string }{
 			{"Where was Ada Lovelace born?", passage, "London"},
-			{"Under whom did Greaves train?", other, "Thomas Aird"},
+			{"Where did Greaves train?", other, "Glasgow"},
 		} {
 			got, err := r.Answer(t.Context(), tt.q, tt.ctx)
 			require.NoError(t, err)

@@ -50,6 +50,7 @@ type example struct {
 	// partial is set when goodC holds the candidates closest to the gold
 	// answer (by F1) because none matches it exactly.
 	partial bool
+	f1      []float32 // each candidate's token F1 against the gold answers
 }
 
 // partialF1 is the least F1 of a candidate that stands in for a gold
@@ -83,6 +84,7 @@ func main() {
 	explainQ := flag.String("explain", "", "print why the model at -out ranks the candidates of this question over the text file -context as it does, and exit")
 	explainC := flag.String("context", "", "text file for -explain")
 	analyzeN := flag.Int("analyze", -1, "with -dev: print the misses of the model at -out by question type and class (no candidate, wrong sentence, wrong span) with this many examples of each, and exit")
+	flag.Float64Var(&f1Loss, "f1loss", 0, "weight of a second loss: minus the expected token F1 of the answer under the softmax")
 	flag.Float64Var(&spanLoss, "spanloss", 0, "weight of a second loss: the softmax over the candidates of the gold answer's sentence only (a span ranker inside the right sentence)")
 	holdout := flag.Int("holdout", 0, "hold every Nth article of the first -train file out of training and score it like -dev, to choose settings without the dev file (0: none)")
 	analyzeShow := flag.String("analyze-types", "why,how", "question types whose misses -analyze shows")
@@ -362,11 +364,21 @@ func fit(m *core.Model, train, dev []*example, seed uint64, report bool, epochs 
 					zgs += scores[i]
 				}
 			}
+			ef := 0.0
+			if f1Loss > 0 {
+				for i := range buf {
+					ef += scores[i] / z * float64(ex.f1[i])
+				}
+			}
 			for i, f := range buf {
 				p := scores[i] / z
 				g := p
 				if isGood[i] {
 					g -= scores[i] / zg
+				}
+				if f1Loss > 0 {
+					// The gradient of -E[F1] under the softmax.
+					g += f1Loss * p * (ef - float64(ex.f1[i]))
 				}
 				if spanLoss > 0 && ex.p.doc.Toks[ex.p.cands[i].S].Sent == gs {
 					g += spanLoss * scores[i] / zs
@@ -519,15 +531,20 @@ func prepare(s *squad, m *core.Model) []*example {
 					}
 					ex := &example{p: p, q: q, gold: e.gold[qi]}
 					bestF, bestC := 0.0, []int(nil)
+					ex.f1 = make([]float32, len(p.cands))
 					for ci, c := range p.cands {
 						t := normalize(spanText(p, c))
 						f := 0.0
 						for _, g := range ex.gold {
 							if t == g {
 								ex.goodC = append(ex.goodC, ci)
+								ex.f1[ci] = 1
 								break
 							}
 							f = math.Max(f, tokenF1(t, g))
+						}
+						if ex.f1[ci] == 0 {
+							ex.f1[ci] = float32(f)
 						}
 						if f > bestF {
 							bestF, bestC = f, bestC[:0]
@@ -586,6 +603,10 @@ func ceiling(exs []*example) string {
 }
 
 var dropEchoes bool
+
+// f1Loss weighs a second loss, the expected token F1 of the softmax's
+// answer, negated.
+var f1Loss float64
 
 // spanLoss weighs the loss over the gold sentence's candidates alone.
 var spanLoss float64

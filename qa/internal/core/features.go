@@ -215,7 +215,69 @@ func (c *Ctx) Features(cand Cand, buf []uint32) []uint32 {
 	f.class()
 	f.broad()
 	f.entity()
+	f.window()
+	f.qlast()
 	return f.buf
+}
+
+// window: the question's distinct terms within 5 and 12 tokens either
+// side of the span, by weight as a share of the question's and by count
+// (the sliding window of Richardson et al.'s MCTest baseline; the windows
+// group sums each side apart and counts a repeated word twice).
+func (f *feat) window() {
+	c, T, cand := f.c, f.T, f.cand
+	var seen [32]string
+	for _, K := range [...]int{5, 12} {
+		n, w := 0, 0.0
+		for i := max(f.from, cand.S-K); i < min(f.to, cand.E+K); i++ {
+			if c.match[i] == 0 || i >= cand.S && i < cand.E {
+				continue
+			}
+			st := T[i].Stem
+			dup := false
+			for _, x := range seen[:min(n, len(seen))] {
+				if x == st {
+					dup = true
+					break
+				}
+			}
+			if dup {
+				continue
+			}
+			if n < len(seen) {
+				seen[n] = st
+			}
+			n++
+			w += c.match[i]
+		}
+		ks := strconv.Itoa(K)
+		share := fbucket(w/c.qTotal, 0, 0.2, 0.4, 0.6, 0.8, 0.99)
+		f.add("qwin", ks, share, "w", f.W)
+		f.add("qwin", ks, share, "sfrac", f.sfrac)
+		f.add("qwinn", ks, bucket(n, 0, 1, 2, 3, 4, 6))
+	}
+}
+
+// qlast: the question's last word against the word before the span and
+// the span's length: "known as", "made of", "called" end the question and
+// stand before the answer. Content words other than verbs and particles
+// appear as their coarse tags.
+func (f *feat) qlast() {
+	q := f.c.Q.Toks
+	k := len(q) - 1
+	for k >= 0 && !q[k].Word {
+		k--
+	}
+	if k < 0 {
+		return
+	}
+	ql := q[k].Low
+	if !q[k].Stop && !strings.HasPrefix(q[k].Tag, "VB") && q[k].Tag != "IN" && q[k].Tag != "RP" {
+		ql = coarse(q[k].Tag)
+	}
+	f.add("qlast", ql, "prev", f.prev)
+	f.add("qlast", ql, "len", bucket(f.n, 1, 2, 3, 5), "w", f.W)
+
 }
 
 // A feat builds the features of one candidate: what the groups share.

@@ -60,6 +60,8 @@ func TestFeatureGroups(t *testing.T) {
 		{"answer type agrees", "1934", (*feat).answerType, []string{"at|date|date", "atAgree|w|when"}},
 		{"answer type disagrees", "Passy", (*feat).answerType, []string{"at|date|name", "atDisagree|date|sr|0"}},
 		{"entity: a date for when", "1934", (*feat).entity, []string{"ne|exact|DATE", "ne|exact|DATE|w|when", "ne|exact|DATE|qt|date"}},
+		{"window: the pronoun stands for the name", "1934", (*feat).window, []string{"qwin|5|>|w|when", "qwinn|5|2", "qwinn|12|2"}},
+		{"window: the name only in the wider window", "1867", (*feat).window, []string{"qwin|5|0|w|when", "qwinn|5|0", "qwin|12|4|w|when", "qwinn|12|2"}},
 		{"entity: a place for when", "Warsaw", (*feat).entity, []string{"ne|exact|GPE|qt|date", "ne|exact|GPE|sr|1"}},
 	}
 	for _, tt := range tests {
@@ -68,6 +70,26 @@ func TestFeatureGroups(t *testing.T) {
 			if tt.want == nil {
 				assert.Empty(t, got)
 			}
+			for _, w := range tt.want {
+				assert.Contains(t, got, w)
+			}
+		})
+	}
+}
+
+func TestQuestionLastWord(t *testing.T) {
+	const text = "Marie Curie was born in Warsaw in 1867. The city was known as Varsovia."
+	tests := []struct {
+		q, cand string
+		want    []string
+	}{
+		{"Which city was Marie Curie born in?", "Warsaw", []string{"qlast|in|prev|in", "qlast|in|len|1|w|which"}},
+		{"What was the city known as?", "Varsovia", []string{"qlast|as|prev|as"}},
+		{"Where was Marie Curie born?", "Warsaw", []string{"qlast|born|prev|in"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.q, func(t *testing.T) {
+			got := groupNames(t, tt.q, text, tt.cand, (*feat).qlast)
 			for _, w := range tt.want {
 				assert.Contains(t, got, w)
 			}
