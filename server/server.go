@@ -74,6 +74,8 @@ func New(cfg Config, an *textanalysis.Analyzer) (*Server, error) {
 	if an == nil {
 		return nil, errors.New("server: nil Analyzer")
 	}
+	markdownTmpl()
+	htmlTmpl()
 	s := &Server{cfg: cfg.withDefaults(), an: an, now: time.Now, metrics: newMetrics()}
 	s.log = slog.New(redactLogs(s.cfg.Logger.Handler()))
 	s.work = newWorkLimiter(s.cfg.MaxWork, s.cfg.MaxWorkWait)

@@ -283,7 +283,7 @@ func dateCands(cs *candSet) {
 				e++
 			}
 			cs.add(s, e, KDate)
-		case weekdays[t.Stem] && t.Cap:
+		case weekdays()[t.Stem] && t.Cap:
 			// "Friday", "Friday, April 7": a month after it is added
 			// below as well.
 			cs.add(i, i+1, KDate)
@@ -550,7 +550,7 @@ func clauseCands(cs *candSet) {
 		}
 		ends := []int{e}
 		for j := s + 1; j < e; j++ {
-			if clauseBreaks[T[j].Low] {
+			if clauseBreaks()[T[j].Low] {
 				ends = append(ends, j)
 				break
 			}

@@ -1,6 +1,9 @@
 package core
 
-import "strings"
+import (
+	"strings"
+	"sync"
+)
 
 // Answer types, coarse: what a question asks for and what a candidate is.
 // They are read from the question's wh-word and head noun and from the
@@ -26,12 +29,17 @@ var countHeads = wordSet("number population")
 var placeHeads = wordSet("city country state town place region river continent county province island capital location area")
 var personHeads = wordSet("person man woman king queen president leader author writer player artist emperor company group organization team")
 
-func wordSet(s string) map[string]bool {
-	m := map[string]bool{}
-	for _, w := range strings.Fields(s) {
-		m[Stem(w)] = true
-	}
-	return m
+// wordSet returns the set of the stems of s's words, built on first use:
+// stemming reads the lemma table, which every command of the CLI would
+// otherwise decode at start-up, whether it answers questions or not.
+func wordSet(s string) func() map[string]bool {
+	return sync.OnceValue(func() map[string]bool {
+		m := map[string]bool{}
+		for _, w := range strings.Fields(s) {
+			m[Stem(w)] = true
+		}
+		return m
+	})
 }
 
 // questionType is the answer type a question asks for, TOther when its
@@ -45,7 +53,7 @@ func questionType(wh, head string) string {
 	case "where":
 		return TPlace
 	case "how_much":
-		if moneyHeads[head] {
+		if moneyHeads()[head] {
 			return TMoney
 		}
 		return TAmount
@@ -56,17 +64,17 @@ func questionType(wh, head string) string {
 		return TQuantity
 	case "what", "which", "name", "none":
 		switch {
-		case dateHeads[head]:
+		case dateHeads()[head]:
 			return TDate
-		case moneyHeads[head]:
+		case moneyHeads()[head]:
 			return TMoney
-		case percentHeads[head]:
+		case percentHeads()[head]:
 			return TPercent
-		case countHeads[head]:
+		case countHeads()[head]:
 			return TNumber
-		case placeHeads[head]:
+		case placeHeads()[head]:
 			return TPlace
-		case personHeads[head]:
+		case personHeads()[head]:
 			return TName
 		}
 	}
@@ -89,9 +97,9 @@ func CandType(d *Doc, c Cand) string {
 			money = true
 		case strings.HasSuffix(t.Text, "%") || t.Low == "percent" || (t.Low == "per" && i+1 < c.E && T[i+1].Low == "cent"):
 			percent = true
-		case isMonth(t) || (weekdays[t.Stem] && t.Cap) || timeWords[t.Low]:
+		case isMonth(t) || (weekdays()[t.Stem] && t.Cap) || timeWords[t.Low]:
 			date = true
-		case currencyWords[t.Stem]:
+		case currencyWords()[t.Stem]:
 			money = money || num
 		}
 		if isNum(t) {
