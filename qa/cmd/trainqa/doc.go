@@ -49,11 +49,16 @@
 // before the span ("known as", "made of", "trained under"). Held-out
 // articles, -holdout 10, one run (EM/F1): before 45.81/56.27; qwin
 // 46.48/56.65; qlast 46.18/56.70; both 46.41/57.01; -f1loss 1 alone
-// 46.11/56.50; all three 46.33/57.30. Not kept: the sentence ranker's
-// probability as a feature (with both groups 46.33/56.74); dropping the
-// echo filter (42.59/52.56). The mean of four (the command above):
+// 46.11/56.50; all three 46.33/57.30. Not kept: how well the sentences before
+// and after the span's match the question (alone 46.03/56.15, with both
+// groups 46.33/56.74); leaving the candidates that only repeat the
+// question out of the training softmax, as answers leave them out
+// (42.59/52.56). The mean of four (the command above):
 // 1,222,207 bytes, 478,089 weights, sha256 1d1105e8…; dev half through
-// the CLI 49.33/58.32 -> 50.44/59.76 at about 1,200 questions/s. Answers
+// the CLI 49.33/58.32 -> 50.44/59.76 (what 42.9 -> 44.2 EM, when
+// 73.3, who 62.3, which 54.0, where 51.9, how 30.5, how much 60.5, why
+// 25.3 (F1 54.9)); about 4% slower (686 against 714 questions/s, base and
+// new alternating on the same machine). Answers
 // grow a little: "Under whom did Greaves train?" over "…under the
 // shipbuilder Thomas Aird" now gives "the shipbuilder Thomas Aird".
 //
