@@ -54,7 +54,8 @@
 // groups 46.33/56.74); leaving the candidates that only repeat the
 // question out of the training softmax, as answers leave them out
 // (42.59/52.56). The mean of four (the command above):
-// 1,222,207 bytes, 478,089 weights, sha256 1d1105e8…; dev half through
+// 1,222,207 bytes, 478,089 weights, sha256 1d1105e8… (a second run of
+// the command gave the same bytes); dev half through
 // the CLI 49.33/58.32 -> 50.44/59.76 (what 42.9 -> 44.2 EM, when
 // 73.3, who 62.3, which 54.0, where 51.9, how 30.5, how much 60.5, why
 // 25.3 (F1 54.9)); about 4% slower (686 against 714 questions/s, base and
