@@ -150,22 +150,28 @@ func TestBatch(t *testing.T) {
 			outW.Close()
 		}()
 		answers := bufio.NewReader(outR)
-		for i := range 5 {
-			_, err := fmt.Fprintf(inW, `{"id":%d,"text":"What a lovely day"}`+"\n", i)
-			require.NoError(t, err)
-			// The next line is only written once this one is answered: a
-			// batch that waited for more input would hang here.
+		// nextAnswer fails the test when no answer comes: a batch that
+		// waited for more input would hang.
+		nextAnswer := func() string {
 			got := make(chan string, 1)
 			go func() {
 				line, _ := answers.ReadString('\n')
 				got <- line
 			}()
-			var line string
 			select {
-			case line = <-got:
+			case line := <-got:
+				return line
 			case <-time.After(30 * time.Second):
 				t.Fatal("no answer within 30 s: the batch is waiting for more input")
 			}
+			return ""
+		}
+		for i := range 5 {
+			_, err := fmt.Fprintf(inW, `{"id":%d,"text":"What a lovely day"}`+"\n", i)
+			require.NoError(t, err)
+			// The next line is only written once this one is answered: a
+			// batch that waited for more input would hang here.
+			line := nextAnswer()
 			assert.True(t, strings.HasPrefix(line, fmt.Sprintf(`{"id":%d,"label":"positive"`, i)), line)
 		}
 		// Lines that arrive together go to the workers, which answer
@@ -180,17 +186,7 @@ func TestBatch(t *testing.T) {
 				_, err := fmt.Fprintf(inW, `{"id":%d,"text":"What a lovely day"}`+"\n", i)
 				require.NoError(t, err)
 			}
-			got := make(chan string, 1)
-			go func() {
-				line, _ := answers.ReadString('\n')
-				got <- line
-			}()
-			var line string
-			select {
-			case line = <-got:
-			case <-time.After(30 * time.Second):
-				t.Fatal("no answer within 30 s: the batch is waiting for more input")
-			}
+			line := nextAnswer()
 			assert.True(t, strings.HasPrefix(line, fmt.Sprintf(`{"id":%d,"label":"positive"`, i)), line)
 		}
 		require.NoError(t, inW.Close())
