@@ -29,7 +29,7 @@
 // derived from verbs ("invasion" and "invaded"); in a sentence that does
 // not name the question's subject, a pronoun ("she", "they") stands for
 // the last name of the question met before it.
-// The weights (about 478,000, 1.2 MB compressed) are trained by
+// The weights (about 471,000, 1.2 MB compressed) are trained by
 // qa/cmd/trainqa on 16,620 SQuAD-style Wikipedia questions and embedded,
 // with the two WordNet tables (1 MB compressed) that qa/cmd/genlemmas
 // writes.
@@ -37,8 +37,8 @@
 // What to expect: on half of the SQuAD v1.1 dev set (never trained on) it
 // gives the exact answer for 50.4% of questions, token F1 59.8 — better
 // than the SQuAD paper's logistic regression, far below neural readers
-// (80+). By question: when 73% exact, how many 72%, who 62%, how much
-// 60%, which 54%, where 52%, what 44%, how 30% (F1 46), why 25% (F1 55). It does best when the answer is a
+// (80+). By question: when 73% exact, how many 74%, who 62%, how much
+// 62%, which 55%, where 50%, what 44%, how 31% (F1 47), why 27% (F1 55). It does best when the answer is a
 // date, number or name in a sentence that repeats the question's words; it
 // is weak on why and how questions, on answers that are clauses rather
 // than noun phrases, on questions that paraphrase the text, and on
