@@ -114,8 +114,10 @@ func (e *extraction) skip(n *html.Node) (hard, soft bool) {
 	if n.DataAtom == 0 && strings.Contains(n.Data, ":") {
 		return true, false // namespaced XML islands (o:p, fb:like ...)
 	}
-	if len(n.Attr) > 0 && hidden(n) && !e.sh.hiddenWrapper(n, e.body) {
-		return true, false
+	if len(n.Attr) > 0 {
+		if k := hiding(n); k == hiddenOutright || k == hiddenByVisibility && !e.sh.hiddenWrapper(n, e.body) {
+			return true, false
+		}
 	}
 	if furnitureTags[n.DataAtom] {
 		// Page and article headers (logo, title, byline), but not a
@@ -965,12 +967,12 @@ type shared struct {
 // so that nested ones cost linear time.
 const maxWrapperChecks = 4
 
-// hiddenWrapper reports an element hidden by nothing but an inline
-// visibility:hidden that holds at least two thirds of the page's text: a
-// framework's guard against a flash of unstyled content, which its script
-// lifts once the page is styled, so the reader sees it.
+// hiddenWrapper reports whether an element hidden by nothing but an
+// inline visibility:hidden (see hiding) holds at least two thirds of the
+// page's text: a framework's guard against a flash of unstyled content,
+// which its script lifts once the page is styled, so the reader sees it.
 func (s *shared) hiddenWrapper(n, body *html.Node) bool {
-	if s.wrapperChecks >= maxWrapperChecks || !onlyVisibilityHidden(n) {
+	if s.wrapperChecks >= maxWrapperChecks {
 		return false
 	}
 	s.wrapperChecks++

@@ -387,62 +387,57 @@ func furnitureRole(n *html.Node) bool {
 var skipRoles = setOf("navigation", "banner", "contentinfo", "complementary", "dialog",
 	"alertdialog", "search", "menu", "menubar", "tooltip", "toolbar")
 
-// hidden reports an element the reader does not see.
-func hidden(n *html.Node) bool {
+// hideKind says whether and how an element's attributes hide it.
+type hideKind uint8
+
+const (
+	shown hideKind = iota
+	// hiddenByVisibility: hidden by an inline visibility:hidden and
+	// nothing else (see shared.hiddenWrapper).
+	hiddenByVisibility
+	hiddenOutright
+)
+
+// hiding reports whether the reader sees an element, and if not, whether
+// only an inline visibility:hidden hides it.
+func hiding(n *html.Node) hideKind {
+	kind := shown
 	for _, a := range n.Attr {
 		switch a.Key {
 		case "hidden":
-			return true
+			return hiddenOutright
 		case "aria-hidden":
 			if strings.EqualFold(strings.TrimSpace(a.Val), "true") {
-				return true
+				return hiddenOutright
 			}
 		case "style":
-			if styleHides(a.Val) {
-				return true
+			switch k := styleHiding(a.Val); k {
+			case hiddenOutright:
+				return k
+			case hiddenByVisibility:
+				kind = k
 			}
 		case "class":
 			if hidingClass(a.Val) {
-				return true
+				return hiddenOutright
 			}
 		}
 	}
-	return false
+	return kind
 }
 
-// onlyVisibilityHidden reports an element that an inline
-// visibility:hidden hides and nothing else hidden looks at does.
-func onlyVisibilityHidden(n *html.Node) bool {
-	found := false
-	for _, a := range n.Attr {
-		switch a.Key {
-		case "hidden":
-			return false
-		case "aria-hidden":
-			if strings.EqualFold(strings.TrimSpace(a.Val), "true") {
-				return false
-			}
-		case "style":
-			s := strings.ToLower(strings.ReplaceAll(a.Val, " ", ""))
-			if strings.Contains(s, "display:none") {
-				return false
-			}
-			found = found || strings.Contains(s, "visibility:hidden")
-		case "class":
-			if hidingClass(a.Val) {
-				return false
-			}
-		}
-	}
-	return found
-}
-
-func styleHides(style string) bool {
+func styleHiding(style string) hideKind {
 	if !strings.Contains(style, "none") && !strings.Contains(style, "hidden") {
-		return false
+		return shown
 	}
 	s := strings.ToLower(strings.ReplaceAll(style, " ", ""))
-	return strings.Contains(s, "display:none") || strings.Contains(s, "visibility:hidden")
+	switch {
+	case strings.Contains(s, "display:none"):
+		return hiddenOutright
+	case strings.Contains(s, "visibility:hidden"):
+		return hiddenByVisibility
+	}
+	return shown
 }
 
 // hidingClass reports a class list naming a utility class that hides the
