@@ -320,17 +320,20 @@ var (
 // features.
 func Load(features []string) (*Model, error) {
 	loadOnce.Do(func() {
-		var m Model
-		if err := json.Unmarshal(modelJSON, &m); err != nil {
-			loadErr = fmt.Errorf("blockmodel: %w", err)
-			return
+		m, err := decodeModel(modelJSON)
+		if err != nil {
+			m = new(Model)
+			if err := json.Unmarshal(modelJSON, m); err != nil {
+				loadErr = fmt.Errorf("blockmodel: %w", err)
+				return
+			}
 		}
 		if err := m.Check(features); err != nil {
 			loadErr = err
 			return
 		}
 		m.flatten()
-		loaded = &m
+		loaded = m
 	})
 	return loaded, loadErr
 }
