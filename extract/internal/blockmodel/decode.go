@@ -1,6 +1,7 @@
 package blockmodel
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -253,8 +254,25 @@ func (d *decoder) strings() []string {
 	return s
 }
 
+// numbers returns how many elements the array of numbers ahead holds, to
+// size its slice (0 when it cannot tell).
+func (d *decoder) numbers() int {
+	if d.peek() != '[' {
+		return 0
+	}
+	end := bytes.IndexByte(d.b[d.i:], ']')
+	if end < 0 {
+		return 0
+	}
+	a := d.b[d.i+1 : d.i+end]
+	if len(bytes.TrimSpace(a)) == 0 {
+		return 0
+	}
+	return bytes.Count(a, []byte{','}) + 1
+}
+
 func (d *decoder) floats64() []float64 {
-	s := []float64{}
+	s := make([]float64, 0, d.numbers())
 	if !d.array(func() { s = append(s, d.float(64)) }) {
 		return nil
 	}
@@ -262,7 +280,7 @@ func (d *decoder) floats64() []float64 {
 }
 
 func (d *decoder) floats32() []float32 {
-	s := []float32{}
+	s := make([]float32, 0, d.numbers())
 	if !d.array(func() { s = append(s, float32(d.float(32))) }) {
 		return nil
 	}
@@ -270,7 +288,7 @@ func (d *decoder) floats32() []float32 {
 }
 
 func (d *decoder) ints32() []int32 {
-	s := []int32{}
+	s := make([]int32, 0, d.numbers())
 	if !d.array(func() { s = append(s, int32(d.int(-1<<31, 1<<31-1))) }) {
 		return nil
 	}
@@ -278,7 +296,7 @@ func (d *decoder) ints32() []int32 {
 }
 
 func (d *decoder) ints16() []int16 {
-	s := []int16{}
+	s := make([]int16, 0, d.numbers())
 	if !d.array(func() { s = append(s, int16(d.int(-1<<15, 1<<15-1))) }) {
 		return nil
 	}

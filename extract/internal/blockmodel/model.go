@@ -250,7 +250,12 @@ type node struct {
 
 // flatten lays the trees out for the walks; Check must have passed.
 func (m *Model) flatten() {
-	m.flat, m.vals, m.roots, m.depth = nil, nil, nil, nil
+	n := 0
+	for _, t := range m.Trees {
+		n += len(t.Feat)
+	}
+	m.flat, m.vals = make([]node, 0, n), make([]float32, 0, n)
+	m.roots, m.depth = make([]int32, 0, len(m.Trees)), make([]int32, 0, len(m.Trees))
 	for _, t := range m.Trees {
 		base := int32(len(m.flat))
 		m.roots = append(m.roots, base)
