@@ -3,7 +3,6 @@ package blockmodel
 import (
 	"context"
 	_ "embed"
-	"encoding/json"
 	"fmt"
 	"math"
 	"slices"
@@ -416,8 +415,12 @@ func checkTrees(trees []Tree, nf int) error {
 	return nil
 }
 
-//go:embed model.json
-var modelJSON []byte
+//go:generate go run ./internal/genbin
+
+// modelBin is model.json as model.bin (see binary.go).
+//
+//go:embed model.bin
+var modelBin []byte
 
 var (
 	loadOnce sync.Once
@@ -425,17 +428,14 @@ var (
 	loadErr  error
 )
 
-// Load returns the embedded model, parsed once and checked against
+// Load returns the embedded model, decoded once and checked against
 // features.
 func Load(features []string) (*Model, error) {
 	loadOnce.Do(func() {
-		m, err := decodeModel(modelJSON)
+		m, err := decodeBinary(modelBin)
 		if err != nil {
-			m = new(Model)
-			if err := json.Unmarshal(modelJSON, m); err != nil {
-				loadErr = fmt.Errorf("blockmodel: %w", err)
-				return
-			}
+			loadErr = err
+			return
 		}
 		if err := m.Check(features); err != nil {
 			loadErr = err
