@@ -3,7 +3,6 @@ package blockmodel
 import (
 	"context"
 	_ "embed"
-	"encoding/json"
 	"fmt"
 	"math"
 	"slices"
@@ -117,55 +116,156 @@ type Model struct {
 	// Note says how the model was trained (data, folds, parameters).
 	Note string `json:"note,omitempty"`
 
-	flat  []node  // the trees, laid out by flatten
-	roots []int32 // where each tree starts in flat
+	flat  []node    // the trees, laid out by flatten
+	vals  []float32 // the leaves' values, by node
+	roots []int32   // where each tree starts in flat
+	depth []int32   // each tree's depth
 }
 
 // Prob returns the probability that the block with features x is main
 // content.
 func (m *Model) Prob(x []float32) float64 {
-	s := m.Base
-	if m.flat != nil {
-		nodes := m.flat
-		for _, root := range m.roots {
-			i := root
-			for {
-				n := &nodes[i]
-				if n.feat < 0 {
-					s += n.val
-					break
-				}
-				if x[n.feat] < n.thr {
-					i = n.left
-				} else {
-					i = n.right
-				}
-			}
-		}
-	} else {
+	if m.flat == nil || len(x) == 0 {
+		s := m.Base
 		for i := range m.Trees {
 			s += m.Trees[i].eval(x)
 		}
+		return logistic(s)
 	}
-	return 1 / (1 + math.Exp(-float64(s)))
+	k := make([]int32, len(x))
+	floatKeys(k, x)
+	return logistic(m.walk(k))
 }
 
-// node is a tree node in the flat layout that Prob walks: all trees in
-// one slice, child indexes absolute.
+func logistic(s float32) float64 { return 1 / (1 + math.Exp(-float64(s))) }
+
+// walk returns the sum of the trees for the row whose floatKeys are k.
+func (m *Model) walk(k []int32) float32 {
+	s, nodes := m.Base, m.flat
+	for t, root := range m.roots {
+		i := root
+		for d := m.depth[t]; d > 0; d-- {
+			n := &nodes[i]
+			i = n.right + int32((int64(k[n.feat])-int64(n.thr))>>63)&(n.left-n.right)
+		}
+		s += m.vals[i]
+	}
+	return s
+}
+
+// probs sets p[i] to Prob(x[i]). It walks each tree for four rows at a
+// time: the four walks do not wait on one another, so the processor
+// overlaps them. Each row's sum takes the trees in the same order as Prob,
+// so the results are the same to the bit.
+func (m *Model) probs(x [][]float32, p []float64) {
+	if m.flat == nil {
+		for r, row := range x {
+			p[r] = m.Prob(row)
+		}
+		return
+	}
+	nf := 0
+	for _, row := range x {
+		nf = max(nf, len(row))
+	}
+	buf := make([]int32, 4*nf)
+	k0, k1, k2, k3 := buf[:nf], buf[nf:2*nf], buf[2*nf:3*nf], buf[3*nf:]
+	nodes, vals := m.flat, m.vals
+	r := 0
+	for ; r+4 <= len(x); r += 4 {
+		x0, x1, x2, x3 := x[r], x[r+1], x[r+2], x[r+3]
+		if len(x0) == 0 || len(x1) == 0 || len(x2) == 0 || len(x3) == 0 {
+			break
+		}
+		floatKeys(k0, x0)
+		floatKeys(k1, x1)
+		floatKeys(k2, x2)
+		floatKeys(k3, x3)
+		k0, k1, k2, k3 := k0[:len(x0)], k1[:len(x1)], k2[:len(x2)], k3[:len(x3)]
+		s0, s1, s2, s3 := m.Base, m.Base, m.Base, m.Base
+		for t, root := range m.roots {
+			i0, i1, i2, i3 := root, root, root, root
+			for d := m.depth[t]; d > 0; d-- {
+				n0, n1, n2, n3 := &nodes[i0], &nodes[i1], &nodes[i2], &nodes[i3]
+				i0 = n0.right + int32((int64(k0[n0.feat])-int64(n0.thr))>>63)&(n0.left-n0.right)
+				i1 = n1.right + int32((int64(k1[n1.feat])-int64(n1.thr))>>63)&(n1.left-n1.right)
+				i2 = n2.right + int32((int64(k2[n2.feat])-int64(n2.thr))>>63)&(n2.left-n2.right)
+				i3 = n3.right + int32((int64(k3[n3.feat])-int64(n3.thr))>>63)&(n3.left-n3.right)
+			}
+			s0 += vals[i0]
+			s1 += vals[i1]
+			s2 += vals[i2]
+			s3 += vals[i3]
+		}
+		p[r], p[r+1], p[r+2], p[r+3] = logistic(s0), logistic(s1), logistic(s2), logistic(s3)
+	}
+	for ; r < len(x); r++ {
+		p[r] = m.Prob(x[r])
+	}
+}
+
+// floatKey maps a feature value to an int32 with the same order against
+// any threshold that is not NaN: x < thr exactly when floatKey(x) <
+// floatKey(thr). The walks compare keys, because Go compiles a float
+// comparison into a branch, and a tree walk's branches are the ones a
+// processor cannot predict. Negative floats have their magnitude bits
+// flipped so that they order below the positive ones; -0 is +0; NaN, never
+// below a threshold, is above every key.
+func floatKey(f float32) int32 {
+	if f != f {
+		return math.MaxInt32
+	}
+	if f == 0 {
+		return 0
+	}
+	b := int32(math.Float32bits(f))
+	return b ^ (b >> 31 & math.MaxInt32)
+}
+
+// thrKey is a threshold's key; nothing is below a NaN threshold.
+func thrKey(thr float32) int32 {
+	if thr != thr {
+		return math.MinInt32
+	}
+	return floatKey(thr)
+}
+
+func floatKeys(k []int32, x []float32) {
+	k = k[:len(x)]
+	for i, f := range x {
+		k[i] = floatKey(f)
+	}
+}
+
+// node is a tree node in the flat layout that the walks take: all trees
+// in one slice, child indexes absolute, the threshold as its thrKey. A
+// leaf splits on feature 0 into itself both ways, so that a walk can take
+// a tree's depth in steps without testing for leaves; its value is in
+// Model.vals.
 type node struct {
-	feat        int32
-	thr, val    float32
+	feat, thr   int32
 	left, right int32
 }
 
-// flatten lays the trees out for Prob; Check must have passed.
+// flatten lays the trees out for the walks; Check must have passed.
 func (m *Model) flatten() {
-	m.flat, m.roots = nil, nil
+	n := 0
+	for _, t := range m.Trees {
+		n += len(t.Feat)
+	}
+	m.flat, m.vals = make([]node, 0, n), make([]float32, 0, n)
+	m.roots, m.depth = make([]int32, 0, len(m.Trees)), make([]int32, 0, len(m.Trees))
 	for _, t := range m.Trees {
 		base := int32(len(m.flat))
 		m.roots = append(m.roots, base)
+		m.depth = append(m.depth, treeDepth(&t, 0))
 		for i := range t.Feat {
-			m.flat = append(m.flat, node{feat: int32(t.Feat[i]), thr: t.Thr[i], val: t.Val[i], left: base + t.Left[i], right: base + t.Right[i]})
+			n := node{feat: int32(t.Feat[i]), thr: thrKey(t.Thr[i]), left: base + t.Left[i], right: base + t.Right[i]}
+			if n.feat < 0 {
+				n = node{feat: 0, thr: 0, left: base + int32(i), right: base + int32(i)}
+			}
+			m.flat = append(m.flat, n)
+			m.vals = append(m.vals, t.Val[i])
 		}
 	}
 	for i := range m.TypeModels {
@@ -174,6 +274,14 @@ func (m *Model) flatten() {
 	if m.Stack != nil {
 		m.Stack.flatten()
 	}
+}
+
+// treeDepth is the number of splits on the longest path from node i down.
+func treeDepth(t *Tree, i int32) int32 {
+	if t.Feat[i] < 0 {
+		return 0
+	}
+	return 1 + max(treeDepth(t, t.Left[i]), treeDepth(t, t.Right[i]))
 }
 
 // Thresholds returns the decision thresholds on a page whose page-type
@@ -307,8 +415,12 @@ func checkTrees(trees []Tree, nf int) error {
 	return nil
 }
 
-//go:embed model.json
-var modelJSON []byte
+//go:generate go run ./internal/genbin
+
+// modelBin is model.json as model.bin (see binary.go).
+//
+//go:embed model.bin
+var modelBin []byte
 
 var (
 	loadOnce sync.Once
@@ -316,13 +428,13 @@ var (
 	loadErr  error
 )
 
-// Load returns the embedded model, parsed once and checked against
+// Load returns the embedded model, decoded once and checked against
 // features.
 func Load(features []string) (*Model, error) {
 	loadOnce.Do(func() {
-		var m Model
-		if err := json.Unmarshal(modelJSON, &m); err != nil {
-			loadErr = fmt.Errorf("blockmodel: %w", err)
+		m, err := decodeBinary(modelBin)
+		if err != nil {
+			loadErr = err
 			return
 		}
 		if err := m.Check(features); err != nil {
@@ -330,7 +442,7 @@ func Load(features []string) (*Model, error) {
 			return
 		}
 		m.flatten()
-		loaded = &m
+		loaded = m
 	})
 	return loaded, loadErr
 }

@@ -1,9 +1,13 @@
 package blockmodel
 
 import (
+	"encoding/json"
+	"math"
+	"math/rand/v2"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 func TestCheck(t *testing.T) {
@@ -136,4 +140,92 @@ func TestThresholdsTypeGate(t *testing.T) {
 		})
 	}
 	assert.Error(t, (&Model{Types: PageTypes, TypeModels: make([]Model, len(PageTypes)), TypeGate: []float64{0}, TypeGateAdd: []float64{0}}).Check(nil))
+}
+
+// randomRows returns n rows of nf features in the ranges block features
+// take, with some zeros, ones and NaNs.
+func randomRows(n, nf int, seed uint64) [][]float32 {
+	r := rand.New(rand.NewPCG(seed, 1))
+	rows := make([][]float32, n)
+	for i := range rows {
+		rows[i] = make([]float32, nf)
+		for f := range rows[i] {
+			switch k := r.IntN(10); {
+			case k < 3:
+			case k < 5:
+				rows[i][f] = 1
+			case k == 5 && i%7 == 0:
+				rows[i][f] = float32(math.NaN())
+			default:
+				rows[i][f] = float32(r.NormFloat64() * 3)
+			}
+		}
+	}
+	return rows
+}
+
+// The flat walks (Prob, and probs four rows at a time) give the embedded
+// model's trees' sums to the bit, on every part of the model.
+func TestFlatWalksMatchTrees(t *testing.T) {
+	var m Model
+	require.NoError(t, json.Unmarshal(modelJSON, &m))
+	tree := func(m *Model, x []float32) float64 {
+		s := m.Base
+		for i := range m.Trees {
+			s += m.Trees[i].eval(x)
+		}
+		return 1 / (1 + math.Exp(-float64(s)))
+	}
+	parts := []*Model{&m}
+	for i := range m.TypeModels {
+		parts = append(parts, &m.TypeModels[i])
+	}
+	if m.Stack != nil {
+		parts = append(parts, m.Stack)
+	}
+	nf := len(m.Features) + len(StackNames)
+	m.flatten()
+	for k, p := range parts {
+		rows := randomRows(103, 2*nf, uint64(k))
+		got := make([]float64, len(rows))
+		p.probs(rows, got)
+		for i, x := range rows {
+			want := tree(p, x)
+			assert.Equal(t, math.Float64bits(want), math.Float64bits(p.Prob(x)), "part %d row %d", k, i)
+			assert.Equal(t, math.Float64bits(want), math.Float64bits(got[i]), "part %d row %d", k, i)
+		}
+	}
+}
+
+func BenchmarkStackProbs(b *testing.B) {
+	m, err := Load(nil)
+	if m == nil {
+		var mm Model
+		require.NoError(b, json.Unmarshal(modelJSON, &mm))
+		mm.flatten()
+		m = &mm
+		_ = err
+	}
+	rows := randomRows(500, len(m.Features)+len(StackNames), 7)
+	b.ReportAllocs()
+	for b.Loop() {
+		m.StackProbs(rows, 0, 3)
+	}
+}
+
+// floatKey orders as float32's < does, against every threshold that is
+// not NaN.
+func TestFloatKey(t *testing.T) {
+	vals := []float32{float32(math.Inf(-1)), -math.MaxFloat32, -3, -1, -math.SmallestNonzeroFloat32, float32(math.Copysign(0, -1)), 0,
+		math.SmallestNonzeroFloat32, 1e-30, 0.5, 1, 3, math.MaxFloat32, float32(math.Inf(1)),
+		float32(math.NaN()), -float32(math.NaN()), math.Float32frombits(0x7f800001), math.Float32frombits(0xffffffff)}
+	r := rand.New(rand.NewPCG(3, 4))
+	for range 300 {
+		vals = append(vals, math.Float32frombits(r.Uint32()))
+	}
+	for _, x := range vals {
+		for _, thr := range vals {
+			assert.Equal(t, x < thr, floatKey(x) < thrKey(thr), "%v < %v", x, thr)
+		}
+	}
 }

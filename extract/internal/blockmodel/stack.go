@@ -101,14 +101,10 @@ func StackRows(x [][]float32, pr []float64, logChars, heading int) [][]float32 {
 // (m.Stack) the second stage's over StackRows.
 func (m *Model) StackProbs(x [][]float32, logChars, heading int) []float64 {
 	pr := make([]float64, len(x))
-	for i, r := range x {
-		pr[i] = m.Prob(r)
-	}
+	m.probs(x, pr)
 	if m.Stack == nil {
 		return pr
 	}
-	for i, r := range StackRows(x, pr, logChars, heading) {
-		pr[i] = m.Stack.Prob(r)
-	}
+	m.Stack.probs(StackRows(x, pr, logChars, heading), pr)
 	return pr
 }

@@ -200,7 +200,7 @@ func lower(ts []string) []string {
 
 func main() {
 	dataDir := flag.String("data", "../shared/data/extract", "folder of the gold sets (wcxb, readability, scrapinghub, trafilatura)")
-	out := flag.String("out", "extract/internal/blockmodel/model.json", "where to write the model (empty: do not write)")
+	out := flag.String("out", "extract/internal/blockmodel/model.json", "where to write the model (empty: do not write); a NAME.json also gets NAME.bin, the form extraction embeds")
 	cache := flag.String("cache", "", "cache the page features in this file (delete it when the features change)")
 	folds := flag.Int("folds", 5, "cross-validation folds over the wcxb pages")
 	trees := flag.Int("trees", 200, "trees")
@@ -622,6 +622,18 @@ func main() {
 			log.Fatal(err)
 		}
 		log.Printf("wrote %s (%d bytes)", *out, len(b)+1)
+		// Extraction embeds model.bin, the same model in a form that
+		// loads without parsing (blockmodel's binary.go).
+		if bin, ok := strings.CutSuffix(*out, ".json"); ok {
+			bb, err := blockmodel.EncodeBinary(m)
+			if err != nil {
+				log.Fatal(err)
+			}
+			if err := os.WriteFile(bin+".bin", bb, 0o644); err != nil {
+				log.Fatal(err)
+			}
+			log.Printf("wrote %s.bin (%d bytes)", bin, len(bb))
+		}
 	}
 }
 
