@@ -1,13 +1,8 @@
 // Package nlp gives the analysis packages tokens with part-of-speech tags
 // and sentences, each with code-point offsets into the text as given.
 //
-// Tokens come from prose's tokenizer (jdkato/prose/v2), ported into
-// tokenize.go so that the binary does not link prose and its dependency
-// mingrammer/commonregex, whose init compiled 29 regular expressions in
-// every process (5-8 ms of CPU per start); the port splits as prose does,
-// panics included (TestTokenizeMatchesProse, FuzzTokenizeMatchesProse).
-// Sentences come from prose's punkt splitter (neurosnap/sentences) as it
-// is. Tags come
+// Tokens come from prose's tokenizer (jdkato/prose/v2) and sentences from
+// its punkt splitter (neurosnap/sentences), both as they are. Tags come
 // from our own port of prose's averaged-perceptron tagger (prose: MIT,
 // Joseph Kato; the tagger and its weights: textblob-aptagger, MIT, Matthew
 // Honnibal), with prose's weights, tag dictionary and rules (-, emoticons,

@@ -124,15 +124,12 @@ func readTagger(data []byte) (*tagger, error) {
 }
 
 var (
-	noneRe = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`^(?:0|\*[\w?]\*|\*\-\d{1,3}|\*[A-Z]+\*\-\d{1,3}|\*)$`)
-	})
-	keepRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\-[A-Z]{3}\-$`) })
+	noneRe = regexp.MustCompile(`^(?:0|\*[\w?]\*|\*\-\d{1,3}|\*[A-Z]+\*\-\d{1,3}|\*)$`)
+	keepRe = regexp.MustCompile(`^\-[A-Z]{3}\-$`)
 	// linkRe and emailRe are mingrammer/commonregex v1.0.1's LinkPattern
-	// and EmailPattern (MIT, mingrammer), which prose's tagger uses; the
-	// package compiles all its 29 patterns at init, in every process
-	// (TestCommonregexPatterns checks the copies). All four compile on
-	// first use: most commands of the binary never tag.
+	// and EmailPattern (MIT, mingrammer), which prose's tagger uses,
+	// compiled on first use: the package compiles all its 29 patterns at
+	// init, in every process (TestCommonregexPatterns checks the copies).
 	linkRe  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(linkPattern) })
 	emailRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(emailPattern) })
 )
@@ -165,9 +162,9 @@ func (t *tagger) tagWords(words []string) []string {
 			emailRe().MatchString(word) ||
 			strings.HasPrefix(word, "@"):
 			tag = "NN"
-		case noneRe().MatchString(word):
+		case noneRe.MatchString(word):
 			tag = "-NONE-"
-		case keepRe().MatchString(word):
+		case keepRe.MatchString(word):
 			tag = word
 		default:
 			if c, ok := t.tagdict[word]; ok {
