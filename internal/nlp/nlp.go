@@ -5,6 +5,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/jdkato/prose/v2"
 	"gopkg.in/neurosnap/sentences.v1"
 	"gopkg.in/neurosnap/sentences.v1/english"
 
@@ -83,10 +84,28 @@ func run(text string, tag bool) ([]Token, error) {
 	return locate(text, ptoks), nil
 }
 
+// proseTokens runs prose's tokenizer alone (no tagger, no model: prose
+// builds none when tagging and extraction are off).
+func proseTokens(text string) (toks []prose.Token, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			toks, err = nil, fmt.Errorf("nlp: tokenize: %v", r)
+		}
+	}()
+	doc, err := prose.NewDocument(text,
+		prose.WithTagging(false),
+		prose.WithSegmentation(false),
+		prose.WithExtraction(false))
+	if err != nil {
+		return nil, fmt.Errorf("nlp: tokenize: %w", err)
+	}
+	return doc.Tokens(), nil
+}
+
 // locate finds each prose token in text. prose normalises curly quotes and
 // "&rsquo;" and may drop characters; a token that cannot be found where
 // expected is dropped rather than given a wrong offset.
-func locate(text string, ptoks []proseToken) []Token {
+func locate(text string, ptoks []prose.Token) []Token {
 	idx := align.NewIndex(text)
 	out := make([]Token, 0, len(ptoks))
 	pos := 0

@@ -14,6 +14,8 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+
+	"github.com/mingrammer/commonregex"
 )
 
 //go:generate go run ./internal/gentagger -o tagger.bin.gz
@@ -126,17 +128,6 @@ func readTagger(data []byte) (*tagger, error) {
 var (
 	noneRe = regexp.MustCompile(`^(?:0|\*[\w?]\*|\*\-\d{1,3}|\*[A-Z]+\*\-\d{1,3}|\*)$`)
 	keepRe = regexp.MustCompile(`^\-[A-Z]{3}\-$`)
-	// linkRe and emailRe are mingrammer/commonregex v1.0.1's LinkPattern
-	// and EmailPattern (MIT, mingrammer), which prose's tagger uses,
-	// compiled on first use: the package compiles all its 29 patterns at
-	// init, in every process (TestCommonregexPatterns checks the copies).
-	linkRe  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(linkPattern) })
-	emailRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(emailPattern) })
-)
-
-const (
-	linkPattern  = `(?:(?:https?:\/\/)?(?:[a-z0-9.\-]+|www|[a-z0-9.\-])[.](?:[^\s()<>]+|\((?:[^\s()<>]+|(?:\([^\s()<>]+\)))*\))+(?:\((?:[^\s()<>]+|(?:\([^\s()<>]+\)))*\)|[^\s!()\[\]{};:\'".,<>?]))`
-	emailPattern = `(?i)([A-Za-z0-9!#$%&'*+\/=?^_{|.}~-]+@(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)`
 )
 
 // tagWords tags words (prose's tokens) as prose's perceptronTagger.tag
@@ -158,8 +149,8 @@ func (t *tagger) tagWords(words []string) []string {
 			tag = "-"
 		case emoticons[word]:
 			tag = "SYM"
-		case linkRe().MatchString(word) ||
-			emailRe().MatchString(word) ||
+		case commonregex.LinkRegex.MatchString(word) ||
+			commonregex.EmailRegex.MatchString(word) ||
 			strings.HasPrefix(word, "@"):
 			tag = "NN"
 		case noneRe.MatchString(word):

@@ -212,6 +212,8 @@ func TestAgreesWithProse(t *testing.T) {
 	assert.GreaterOrEqual(t, rate, 0.999)
 }
 
+var proseSanitizer = strings.NewReplacer("\u201c", `"`, "\u201d", `"`, "\u2018", "'", "\u2019", "'", "&rsquo;", "'")
+
 // shareTags gives each token the tag of the same token in the last earlier
 // or later repeat of its white-space-separated span, as prose's tokenizer
 // cache does (the text's last span is not cached). When the tokens cannot
