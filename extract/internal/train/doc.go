@@ -306,4 +306,70 @@
 // thresholds floored at 0.25 or 0.3 (snippets 0.9324 and 0.9333, wcxb
 // 0.8442 and 0.8435); -article-add 0.9 (snippets 0.9343, ScrapingHub
 // 0.979, wcxb 0.8391, article .935).
+//
+// # Snippets under the per-type decoding: measured, nothing shipped
+//
+// The shipped model's snippets (0.9311, harness 0.931) are under the
+// issue's 0.935. Where the errors are (trafilatura dev, seed 1, by the
+// regime that decodes the page; tp/fp/fn are snippets): 418 pages under
+// the article gate (add 0.8) 1197/97/60; 27 under the documentation gate
+// 77/10/2; 12 short rule texts 29/4/5; 9 under the per-type thresholds
+// 21/15/0 (under the short-rule add 0.5 they would be 21/7/0); 9 with an
+// article probability under -article-tau 27/7/0. Of the 133 false
+// snippets 88 sit in blocks the rules kept (probability 0.3 and more,
+// most above 0.8), 44 in blocks the model added; of the 67 missed, 51 sit
+// in blocks left out under their add threshold, 16 in no single block.
+// With none of the three non-article rules (every page under the article
+// gate) the snippets reach 0.9352 only: most of the loss is in the
+// article gate itself, on German, Spanish and Polish news furniture
+// ("Die meistgelesenen Artikel", "LE PUEDE INTERESAR: ...") the model
+// scores high.
+//
+// Decodings measured by the -dump-blocks simulation (the choice made by
+// the same coordinate ascent, cross-validated over the wcxb folds as the
+// program does; it reproduces the program's 0.8448 / 0.9752 / 0.9311):
+//
+//	                                         wcxb CV  ScrapingHub  snippets
+//	shipped                                   0.8448       0.9752    0.9311
+//	per-type thresholds only when the top
+//	  type's probability >= c, c chosen by CV  (chooses c = 0: unchanged)
+//	  c = 0.5 fixed                           0.8423       0.9752    0.9314
+//	  c = 0.6 fixed                           0.8415       0.9752    0.9333
+//	margin between the top two types, by CV    (chooses 0: unchanged)
+//	one-standard-error rule (the most
+//	  conservative threshold within k SE of
+//	  the best, per coordinate), k = 0.5      0.8405       0.9752    0.9314
+//	  k = 1                                   0.8360       0.9752    0.9337
+//	without the per-type thresholds           0.8373       0.9752    0.9330
+//	-article-add 0.85 (rest re-chosen)        0.8421       0.9759    0.9336
+//	-article-add 0.9                          0.8392       0.9790    0.9343
+//	-article-add 0.95                         0.8340       0.9811    0.9338
+//	-readability-folds (their out-of-fold
+//	  probabilities count in the choice; by
+//	  the program)                            0.8433       0.9752    0.9330
+//	  and -article-add 0.85                   0.8425       0.9759    0.9355
+//
+// The training data do not ask for the restraint the two check sets
+// reward: by article probability ([0.12,0.5), [0.5,0.8), [0.8,0.9),
+// [0.9,0.95), [0.95,1]), the wcxb pages under the article gate (out of
+// fold) score best at add 0.8 in every band (against 0.85, 0.9 and the
+// rules' text alone: e.g. 0.9647 / 0.9640 / 0.9630 / 0.9480 in the top
+// band), and so do the readability pages out of fold (-readability-folds;
+// over all of them 0.9495 at 0.8, 0.9484 at 0.85, 0.9455 at 0.9, 0.9418
+// at 0.95), while ScrapingHub and the snippets gain from 0.9 or the rules
+// alone in most bands. Both golds are inclusive (wcxb's "full main
+// content", Readability.js's output); ScrapingHub's is the article body
+// and the snippets mark furniture as must-not. No readability page falls
+// under the per-type thresholds, so they carry no signal on them. A
+// heavier readability weight does not move the check sets either (the
+// final model alone, -skip-cv, as configured without the per-type rules:
+// -readability-weight 1.0 ScrapingHub 0.975, snippets 0.9353, against
+// 0.975 and 0.9352 at 0.3). Taking non-English pages (by a stopword
+// share) out of the non-article rules gives 0.9356: not a choice the
+// training data can make (wcxb is English), and short of the bar anyway.
+// So no decoding chosen on the training data reaches snippets 0.935 with
+// wcxb CV at 0.84; the gap is in the block probabilities on non-English
+// news furniture, which the wcxb and readability golds do not label.
+// -dump-blocks writes the readability pages too (out of fold) when
+// -readability-folds is set.
 package main

@@ -560,7 +560,7 @@ func main() {
 		rampLo, rampHi, rampDrop = 0, 0, 0
 	}
 	if *dumpBlocks != "" && !*skipCV {
-		if err := dumpBlockProbs(*dumpBlocks, c, oof, m); err != nil {
+		if err := dumpBlockProbs(*dumpBlocks, c, oof, rdOOFProbs, m); err != nil {
 			log.Fatal(err)
 		}
 	}
@@ -982,10 +982,11 @@ func dumpPages(path string, c *corpus, oof [][]float64, m *blockmodel.Model, vet
 }
 
 // dumpBlockProbs writes one JSON line per page of wcxb (out-of-fold
-// probabilities), scrapinghub and trafilatura (final model m): its gold,
+// probabilities), readability (out of fold, with -readability-folds
+// only: rdOOF), scrapinghub and trafilatura (final model m): its gold,
 // type probabilities and blocks with their probability and the features
 // decoding looks at.
-func dumpBlockProbs(path string, c *corpus, oof [][]float64, m *blockmodel.Model) error {
+func dumpBlockProbs(path string, c *corpus, oof, rdOOF [][]float64, m *blockmodel.Model) error {
 	f, err := os.Create(path)
 	if err != nil {
 		return err
@@ -1001,9 +1002,16 @@ func dumpBlockProbs(path string, c *corpus, oof [][]float64, m *blockmodel.Model
 		P float64   `json:"p"`
 		F []float32 `json:"f"`
 	}
-	for _, set := range []string{"wcxb", "scrapinghub", "trafilatura"} {
+	sets := []string{"wcxb", "scrapinghub", "trafilatura"}
+	if rdOOF != nil {
+		sets = append(sets, "readability")
+	}
+	for _, set := range sets {
 		for i, pg := range c.Sets[set] {
 			pr := dumpProbs(set, i, pg, oof, m)
+			if set == "readability" {
+				pr = rdOOF[i]
+			}
 			rec := map[string]any{"set": set, "id": pg.ID, "type": pg.Type, "types": typeP[pg], "gold": pg.Gold,
 				"with": pg.With, "without": pg.Without, "cols": cols}
 			var bs []blk
