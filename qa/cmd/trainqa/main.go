@@ -134,6 +134,7 @@ func main() {
 	flag.Float64Var(&f1Loss, "f1loss", 0, "weight of a second loss: minus the expected token F1 of the answer under the softmax")
 	flag.Float64Var(&spanLoss, "spanloss", 0, "weight of a second loss: the softmax over the candidates of the gold answer's sentence only (a span ranker inside the right sentence)")
 	holdout := flag.Int("holdout", 0, "hold every Nth article of the first -train file out of training and score it like -dev, to choose settings without the dev file (0: none)")
+	fold := flag.Int("fold", -1, "with -holdout N: hold out the articles whose index is this modulo N (-1: N-1), so that several folds give more held-out questions")
 	analyzeShow := flag.String("analyze-types", "why,how", "question types whose misses -analyze shows")
 	evalOnly := flag.Bool("evalonly", false, "score the model at -out on -dev (and write -dump) and the -holdout articles, and exit")
 	seeds := flag.Int("seeds", 1, "train this many runs over different orders of the training data (seeds 1..N, at most GOMAXPROCS at once) and save the average of their final weights")
@@ -179,7 +180,7 @@ func main() {
 		for _, s := range trainSets[:1] {
 			k := 0
 			for i, a := range s.Data {
-				if i%*holdout == *holdout-1 {
+				if i%*holdout == (*fold+*holdout)%*holdout {
 					held.Data = append(held.Data, a)
 				} else {
 					s.Data[k] = a
