@@ -51,6 +51,53 @@ type example struct {
 	// answer (by F1) because none matches it exactly.
 	partial bool
 	f1      []float32 // each candidate's token F1 against the gold answers
+	// feats holds the features of every candidate, those of candidate i
+	// at feats[off[i]:off[i+1]], once cacheFeatures has run: they do not
+	// change while the weights do, and computing them was most of the
+	// training time.
+	feats []uint32
+	off   []int32
+}
+
+// cacheFeatures computes the features of every candidate of the examples
+// that have none cached, on GOMAXPROCS goroutines. Each example's
+// features are in the order Features gives them, so training reads the
+// same lists as without the cache.
+func cacheFeatures(m *core.Model, exs []*example) {
+	jobs := make(chan *example)
+	var wg sync.WaitGroup
+	for range runtime.GOMAXPROCS(0) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for ex := range jobs {
+				c := core.NewCtx(ex.p.doc, ex.q, m.Weight)
+				off := make([]int32, 1, len(ex.p.cands)+1)
+				var f []uint32
+				for _, cd := range ex.p.cands {
+					f = c.Features(cd, f)
+					off = append(off, int32(len(f)))
+				}
+				ex.feats, ex.off = slices.Clip(f), off
+			}
+		}()
+	}
+	for _, ex := range exs {
+		if ex.off == nil {
+			jobs <- ex
+		}
+	}
+	close(jobs)
+	wg.Wait()
+}
+
+// candFeatures returns the features of candidate i of ex, from the cache
+// when there is one.
+func (ex *example) candFeatures(c *core.Ctx, i int, buf []uint32) []uint32 {
+	if ex.off != nil {
+		return ex.feats[ex.off[i]:ex.off[i+1]]
+	}
+	return c.Features(ex.p.cands[i], buf)
 }
 
 // partialF1 is the least F1 of a candidate that stands in for a gold
@@ -87,6 +134,7 @@ func main() {
 	flag.Float64Var(&f1Loss, "f1loss", 0, "weight of a second loss: minus the expected token F1 of the answer under the softmax")
 	flag.Float64Var(&spanLoss, "spanloss", 0, "weight of a second loss: the softmax over the candidates of the gold answer's sentence only (a span ranker inside the right sentence)")
 	holdout := flag.Int("holdout", 0, "hold every Nth article of the first -train file out of training and score it like -dev, to choose settings without the dev file (0: none)")
+	fold := flag.Int("fold", -1, "with -holdout N: hold out the articles whose index is this modulo N (-1: N-1), so that several folds give more held-out questions")
 	analyzeShow := flag.String("analyze-types", "why,how", "question types whose misses -analyze shows")
 	evalOnly := flag.Bool("evalonly", false, "score the model at -out on -dev (and write -dump) and the -holdout articles, and exit")
 	seeds := flag.Int("seeds", 1, "train this many runs over different orders of the training data (seeds 1..N, at most GOMAXPROCS at once) and save the average of their final weights")
@@ -132,7 +180,7 @@ func main() {
 		for _, s := range trainSets[:1] {
 			k := 0
 			for i, a := range s.Data {
-				if i%*holdout == *holdout-1 {
+				if i%*holdout == (*fold+*holdout)%*holdout {
 					held.Data = append(held.Data, a)
 				} else {
 					s.Data[k] = a
@@ -184,6 +232,7 @@ func main() {
 		}
 		return
 	}
+	cacheFeatures(m, train)
 	if *minCount > 1 {
 		countFeatures(m, train, *minCount)
 	}
@@ -273,6 +322,7 @@ func writeDump(path string, m *core.Model, dev []*example) {
 // result does not depend on scheduling. Only the first run reports its
 // epochs. With one seed this is fit itself, as before the flag.
 func fitSeeds(m *core.Model, train, dev []*example, seeds, epochs int, lr, l2 float64, average bool) {
+	cacheFeatures(m, train)
 	if seeds <= 1 {
 		fit(m, train, dev, 1, true, epochs, lr, l2, average)
 		return
@@ -324,12 +374,15 @@ func fit(m *core.Model, train, dev []*example, seed uint64, report bool, epochs 
 			if len(ex.goodC) == 0 {
 				continue
 			}
-			c := core.NewCtx(ex.p.doc, ex.q, m.Weight)
+			var c *core.Ctx
+			if ex.off == nil {
+				c = core.NewCtx(ex.p.doc, ex.q, m.Weight)
+			}
 			buf = buf[:0]
 			scores := make([]float64, len(ex.p.cands))
 			mx := math.Inf(-1)
-			for i, cd := range ex.p.cands {
-				f := c.Features(cd, nil)
+			for i := range ex.p.cands {
+				f := ex.candFeatures(c, i, nil)
 				buf = append(buf, f)
 				scores[i] = m.Score(f)
 				mx = math.Max(mx, scores[i])
@@ -624,10 +677,13 @@ func countFeatures(m *core.Model, train []*example, min int) {
 	seen := make([]bool, len(m.W))
 	var touched []uint32
 	for _, ex := range train {
-		c := core.NewCtx(ex.p.doc, ex.q, m.Weight)
+		var c *core.Ctx
+		if ex.off == nil {
+			c = core.NewCtx(ex.p.doc, ex.q, m.Weight)
+		}
 		var f []uint32
-		for _, cd := range ex.p.cands {
-			f = c.Features(cd, f[:0])
+		for i := range ex.p.cands {
+			f = ex.candFeatures(c, i, f[:0])
 			for _, k := range f {
 				if !seen[k] {
 					seen[k] = true
