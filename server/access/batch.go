@@ -54,6 +54,23 @@ import (
 //     against 0.38-0.81; 32 yields gathered no more than 8; waiting for
 //     the last batch's clients after fast commits too (slowCommit 0): 2.2
 //     requests per commit, 0.52-0.66 against 0.60-0.74.
+//
+// On a quiet machine (load under 1; the figures above were taken under
+// load) the same command gives SQLite 0.67-0.75 and PostgreSQL 0.37-0.40.
+// There the Go scheduler is a large part of the cost: while a batch
+// commits, the server's goroutines all wait, its idle threads spin
+// looking for work, and on 2 cores they take CPU from the database and the
+// load generator. The metered server spent 100-129 µs of CPU per request
+// at the default GOMAXPROCS (2) against 62-83 µs at GOMAXPROCS=1; the
+// unmetered one 48-68 µs either way. Alternating runs, rounds 2:
+//   - GOMAXPROCS=1 for the server and the load generator: PostgreSQL
+//     0.50-0.51 (metered 8,567-8,867 req/s, unmetered 17,256-17,274)
+//     against 0.38-0.40 (5,784-6,985; 14,518-18,311); SQLite 1.04
+//     (16,685; 15,958) against 0.75 (13,853; 18,466).
+//   - GOMAXPROCS=1 for the server alone: SQLite 0.94 and 1.08 (metered
+//     13,365 and 10,664 req/s) against 0.75 and 0.62 (10,240 and 8,927).
+// So where a server shares a small machine with its database, a
+// GOMAXPROCS below the core count is worth measuring; the README says so.
 const (
 	// MaxBatch is the most requests one transaction counts.
 	MaxBatch = 1024
