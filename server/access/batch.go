@@ -69,6 +69,7 @@ import (
 //     (16,685; 15,958) against 0.75 (13,853; 18,466).
 //   - GOMAXPROCS=1 for the server alone: SQLite 0.94 and 1.08 (metered
 //     13,365 and 10,664 req/s) against 0.75 and 0.62 (10,240 and 8,927).
+//
 // So where a server shares a small machine with its database, a
 // GOMAXPROCS below the core count is worth measuring; the README says so.
 const (
