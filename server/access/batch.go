@@ -59,16 +59,7 @@ type meter struct {
 	lastSize   int
 	lastCommit time.Duration
 
-	// inflight holds a token per commit under way when the store takes
-	// several at once (see [store.ConcurrentBatcher]); nil means one
-	// commit at a time, by the run goroutine itself.
-	inflight chan struct{}
-	// scratch is commit's, reused between batches.
-	scratch sync.Pool // *commitScratch
-}
-
-// commitScratch is what commit needs besides the batch.
-type commitScratch struct {
+	// commit's scratch, reused between batches.
 	takes  []store.Take
 	groups [][]*ticket
 	index  map[groupKey]int
@@ -96,14 +87,7 @@ type ticket struct {
 }
 
 func newMeter(st store.Store, wait time.Duration) *meter {
-	m := &meter{st: st, wait: wait, wake: make(chan struct{}, 1)}
-	if cb, ok := st.(store.ConcurrentBatcher); ok {
-		if n := cb.BatchConcurrency(); n > 1 {
-			m.inflight = make(chan struct{}, n)
-		}
-	}
-	m.scratch.New = func() any { return &commitScratch{index: map[groupKey]int{}} }
-	return m
+	return &meter{st: st, wait: wait, wake: make(chan struct{}, 1)}
 }
 
 // enqueue asks to count t, one request of an account's period, up to
@@ -152,10 +136,6 @@ func (m *meter) run() {
 	idle := time.NewTimer(runIdle)
 	defer idle.Stop()
 	for {
-		if m.inflight != nil {
-			// Wait for a free commit: the queue grows meanwhile.
-			m.inflight <- struct{}{}
-		}
 		m.gather()
 		m.mu.Lock()
 		batch := m.queue
@@ -164,9 +144,6 @@ func (m *meter) run() {
 		}
 		m.queue = m.queue[len(batch):]
 		if len(batch) == 0 {
-			if m.inflight != nil {
-				<-m.inflight
-			}
 			m.queue = m.queue[:0]
 			m.busy, m.parked = false, true
 			m.mu.Unlock()
@@ -193,33 +170,16 @@ func (m *meter) run() {
 			m.queue, m.spare = m.spare[:0], nil
 		}
 		m.mu.Unlock()
-		if m.inflight != nil {
-			// The commit goes on beside the next batch's gathering.
-			go func() {
-				m.commit(batch)
-				m.recycle(batch, 0)
-				<-m.inflight
-			}()
-			continue
-		}
 		start := time.Now()
 		m.commit(batch)
-		m.recycle(batch, time.Since(start))
+		clear(batch)
+		m.mu.Lock()
+		m.lastSize, m.lastCommit = len(batch), time.Since(start)
+		if cap(batch) <= 2*MaxBatch {
+			m.spare = batch[:0]
+		}
+		m.mu.Unlock()
 	}
-}
-
-// recycle keeps the array of a committed batch for a next one and notes
-// the commit's time (took; 0 for none).
-func (m *meter) recycle(batch []*ticket, took time.Duration) {
-	clear(batch)
-	m.mu.Lock()
-	if took > 0 {
-		m.lastSize, m.lastCommit = len(batch), took
-	}
-	if cap(batch) <= 2*MaxBatch {
-		m.spare = batch[:0]
-	}
-	m.mu.Unlock()
 }
 
 // gather waits for more requests to join the next batch.
@@ -230,7 +190,7 @@ func (m *meter) gather() {
 	case m.wait == 0:
 		m.mu.Lock()
 		n := len(m.queue)
-		if m.inflight == nil && m.lastCommit >= slowCommit && n < m.lastSize+n && n < MaxBatch {
+		if m.lastCommit >= slowCommit && n < m.lastSize+n && n < MaxBatch {
 			// The clients of the last batch come back within about a
 			// round trip: let them join this one rather than wait a whole
 			// commit for the next.
@@ -274,16 +234,18 @@ type groupKey struct {
 // tickets of one account, period, limit and plan become one take of N; the
 // first Granted of them, in arrival order, are admitted.
 func (m *meter) commit(batch []*ticket) {
-	sc := m.scratch.Get().(*commitScratch)
-	takes, groups, index := sc.takes[:0], sc.groups[:0], sc.index
+	// The run goroutine alone commits: the scratch is reused.
+	if m.index == nil {
+		m.index = map[groupKey]int{}
+	}
+	takes, groups, index := m.takes[:0], m.groups[:0], m.index
 	defer func() {
 		clear(index)
 		for i := range groups {
 			clear(groups[i])
 			groups[i] = groups[i][:0]
 		}
-		sc.takes, sc.groups = takes[:0], groups[:0]
-		m.scratch.Put(sc)
+		m.takes, m.groups = takes[:0], groups[:0]
 	}()
 	for _, t := range batch {
 		if err := t.ctx.Err(); err != nil {

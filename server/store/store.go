@@ -122,14 +122,6 @@ func TakeOrder(takes []Take) []int {
 	return order
 }
 
-// A ConcurrentBatcher is a [Store] whose ConsumeBatch calls gain from
-// running several at once, on one hot account too: [access]'s batcher then
-// keeps up to BatchConcurrency of them under way instead of one. A store
-// that does not implement it gets one at a time.
-type ConcurrentBatcher interface {
-	BatchConcurrency() int
-}
-
 // Usage is one account's count for one period, for reports and invoices.
 type Usage struct {
 	AccountID int64

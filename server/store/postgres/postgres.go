@@ -24,9 +24,7 @@ type Store struct {
 	// The shared queries (metering, accounts, keys, tokens, secrets,
 	// counters, the outbox), on the pool natively.
 	sqlstore.Core
-	// deferFlush says counts are committed as meter.go describes.
-	deferFlush bool
-	closeOnce  sync.Once
+	closeOnce sync.Once
 }
 
 var _ store.Store = (*Store)(nil)
@@ -79,9 +77,7 @@ func open(ctx context.Context, url string, apply bool) (_ *Store, from, to int, 
 		pool.Close()
 		return nil, from, to, err
 	}
-	s := &Store{pool: pool, Core: sqlstore.Core{R: db{pool}, W: db{pool}, Dialect: dialect}}
-	s.deferFlush = probeFlush(ctx, pool)
-	return s, from, to, nil
+	return &Store{pool: pool, Core: sqlstore.Core{R: db{pool}, W: db{pool}, Dialect: dialect}}, from, to, nil
 }
 
 // Close closes the pool's connections. Calling it again does nothing.

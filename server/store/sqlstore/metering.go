@@ -158,20 +158,6 @@ func (c *Core) ConsumeBatch(ctx context.Context, takes []store.Take) ([]store.Ta
 	return out, nil
 }
 
-// FitQuery returns the statement and its arguments that count all of
-// take t in its period's existing row when they fit under its limit, and
-// return the count after them (no row when there is no row yet or they
-// don't fit: nothing changes); ok is false for a take that counts nothing
-// (N or Limit not positive). It is ConsumeBatch's usual case, for a store
-// that commits it its own way; the rest goes to ConsumeBatch.
-func FitQuery(t store.Take) (query string, args []any, ok bool) {
-	if t.N <= 0 || t.Limit <= 0 {
-		return "", nil, false
-	}
-	payg, other := planShares(t.Plan)
-	return batchAddFitSQL, []any{t.AccountID, NormTime(t.Period), t.N, t.Limit, payg, other}, true
-}
-
 // Used implements [store.Store].
 func (c *Core) Used(ctx context.Context, accountID int64, period time.Time) (int64, error) {
 	var n int64
