@@ -164,6 +164,22 @@ func TestTrialAllowanceIsExactUnderConcurrency(t *testing.T) {
 	}
 	assert.Equal(t, want, remaining)
 	assert.Equal(t, 50, refused)
+
+	// Every request went through a transaction of counts, refusals too,
+	// and each waited at least for its own transaction.
+	batches, counted := ms.gate.BatchStats()
+	assert.Equal(t, int64(150), counted)
+	assert.True(t, batches >= 1 && batches <= 150, "batches %d", batches)
+	commit, wait := ms.gate.BatchTimes()
+	assert.Positive(t, commit)
+	assert.GreaterOrEqual(t, wait, commit, "a request waits at least for its own commit")
+	admin := httptest.NewServer(ms.Config.Handler.(*Server).AdminHandler())
+	t.Cleanup(admin.Close)
+	metrics := call(t, "GET", admin.URL+"/metrics", "", "").body
+	for _, series := range []string{"textanalysis_meter_commits_total", "textanalysis_meter_counted_requests_total 150",
+		"textanalysis_meter_commit_seconds_total", "textanalysis_meter_wait_seconds_total"} {
+		assert.Contains(t, metrics, series)
+	}
 }
 
 func TestWhatIsMetered(t *testing.T) {

@@ -56,7 +56,15 @@ func (m *metrics) meter(g *access.Gate) {
 		prometheus.NewCounterFunc(prometheus.CounterOpts{
 			Name: "textanalysis_meter_counted_requests_total",
 			Help: "Requests counted by those transactions.",
-		}, func() float64 { _, r := g.BatchStats(); return float64(r) }))
+		}, func() float64 { _, r := g.BatchStats(); return float64(r) }),
+		prometheus.NewCounterFunc(prometheus.CounterOpts{
+			Name: "textanalysis_meter_commit_seconds_total",
+			Help: "Time spent committing those transactions; over the commits, the mean commit (the least metering adds to a request).",
+		}, func() float64 { c, _ := g.BatchTimes(); return c.Seconds() }),
+		prometheus.NewCounterFunc(prometheus.CounterOpts{
+			Name: "textanalysis_meter_wait_seconds_total",
+			Help: "Time the counted requests waited from being queued to their transaction's end; over the counted requests, the mean wait.",
+		}, func() float64 { _, w := g.BatchTimes(); return w.Seconds() }))
 }
 
 func (m *metrics) handler() http.Handler {

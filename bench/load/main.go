@@ -103,7 +103,8 @@ func main() {
 				usec(m.serverCPU), usec(m.genCPU), usec(o.serverCPU), usec(o.genCPU))
 		}
 		if m.perCommit > 0 {
-			fmt.Printf("|  requests per commit of counts (metered): %.1f |\n", m.perCommit)
+			fmt.Printf("|  requests per commit of counts (metered): %.1f; mean commit %s, mean wait of a request for its count %s |\n",
+				m.perCommit, usec(m.commit), usec(m.wait))
 		}
 		if *rounds > 1 {
 			fmt.Printf("|  ratios of the rounds: %s |\n", fmtRatios(ratios))
@@ -137,6 +138,11 @@ func median(rs []result) result {
 		pc = append(pc, r.perCommit)
 	}
 	out.perCommit = medianOf(pc)
+	var commit, wait []time.Duration
+	for _, r := range rs {
+		commit, wait = append(commit, r.commit), append(wait, r.wait)
+	}
+	out.commit, out.wait = medianOf(commit), medianOf(wait)
 	return out
 }
 
@@ -193,6 +199,9 @@ type result struct {
 	// perCommit is the mean number of requests a transaction of counts
 	// held (the metered server's group commit); 0 when not known.
 	perCommit float64
+	// commit and wait are the mean transaction of counts and the mean
+	// time a counted request waited for its transaction's end.
+	commit, wait time.Duration
 }
 
 // drive sends requests from conc clients for dur and collects latencies.
@@ -211,7 +220,7 @@ func drive(srv *serveproc.Proc, key string, tg target, conc int, dur time.Durati
 	var lat []time.Duration
 	res := result{statuses: map[int]int{}}
 	var wg sync.WaitGroup
-	commits0, counted0 := meterCounters(srv.Admin)
+	m0 := meterCounters(srv.Admin)
 	srv0, srvOK := procCPU(srv.Pid())
 	gen0, genOK := selfCPU()
 	start := time.Now()
@@ -258,9 +267,11 @@ func drive(srv *serveproc.Proc, key string, tg target, conc int, dur time.Durati
 	wg.Wait()
 	elapsed := time.Since(start)
 	srv1, srvOK1 := procCPU(srv.Pid())
-	commits1, counted1 := meterCounters(srv.Admin)
-	if commits1 > commits0 {
-		res.perCommit = (counted1 - counted0) / (commits1 - commits0)
+	m1 := meterCounters(srv.Admin)
+	if commits, counted := m1.commits-m0.commits, m1.counted-m0.counted; commits > 0 && counted > 0 {
+		res.perCommit = counted / commits
+		res.commit = time.Duration((m1.commitSeconds - m0.commitSeconds) / commits * 1e9)
+		res.wait = time.Duration((m1.waitSeconds - m0.waitSeconds) / counted * 1e9)
 	}
 	gen1, genOK1 := selfCPU()
 	if n := time.Duration(len(lat)); n > 0 && srvOK && srvOK1 && genOK && genOK1 {
@@ -277,18 +288,18 @@ func drive(srv *serveproc.Proc, key string, tg target, conc int, dur time.Durati
 
 // meterCounters reads the group commit's counters from the admin
 // endpoint's /metrics; zeros when there is none.
-func meterCounters(admin string) (commits, counted float64) {
+func meterCounters(admin string) (m meterCount) {
 	if admin == "" {
-		return 0, 0
+		return m
 	}
 	r, err := http.Get(admin + "/metrics")
 	if err != nil {
-		return 0, 0
+		return m
 	}
 	defer r.Body.Close()
 	b, err := io.ReadAll(r.Body)
 	if err != nil {
-		return 0, 0
+		return m
 	}
 	for _, line := range strings.Split(string(b), "\n") {
 		name, value, ok := strings.Cut(line, " ")
@@ -301,12 +312,21 @@ func meterCounters(admin string) (commits, counted float64) {
 		}
 		switch name {
 		case "textanalysis_meter_commits_total":
-			commits = v
+			m.commits = v
 		case "textanalysis_meter_counted_requests_total":
-			counted = v
+			m.counted = v
+		case "textanalysis_meter_commit_seconds_total":
+			m.commitSeconds = v
+		case "textanalysis_meter_wait_seconds_total":
+			m.waitSeconds = v
 		}
 	}
-	return commits, counted
+	return m
+}
+
+// meterCount is what /metrics says of the group commit so far.
+type meterCount struct {
+	commits, counted, commitSeconds, waitSeconds float64
 }
 
 // startProfile profiles this process's CPU into file until the returned

@@ -93,7 +93,11 @@ type meter struct {
 	// while requests keep coming (batchYields), negative not at all.
 	wait time.Duration
 
-	batches, tickets atomic.Int64 // for tests and benchmarks
+	batches, tickets atomic.Int64 // for tests, benchmarks and metrics
+	// commitNanos sums the transactions' times and waitNanos the
+	// requests' times from enqueue to answer: the mean commit is the
+	// floor under what metering adds to a request (see BatchTimes).
+	commitNanos, waitNanos atomic.Int64
 
 	mu    sync.Mutex
 	queue []*ticket
@@ -134,6 +138,8 @@ const (
 type ticket struct {
 	ctx  context.Context
 	take store.Take // N is 1
+	// queued is when the ticket was enqueued, for waitNanos.
+	queued time.Time
 	// done is released once the fields below are set.
 	done  sync.WaitGroup
 	ok    bool
@@ -152,6 +158,7 @@ func (m *meter) enqueue(t *ticket, ctx context.Context, accountID int64, period 
 	t.ctx = ctx
 	t.take = store.Take{AccountID: accountID, Period: period, N: 1, Limit: limit, Plan: plan}
 	t.done.Add(1)
+	t.queued = time.Now()
 	m.mu.Lock()
 	m.queue = append(m.queue, t)
 	if m.full != nil && len(m.queue) >= m.target {
@@ -327,11 +334,19 @@ func (m *meter) commit(batch []*ticket) {
 	if len(takes) == 0 {
 		return
 	}
+	counted := 0
+	for _, g := range groups {
+		counted += len(g)
+	}
 	m.batches.Add(1)
-	m.tickets.Add(int64(len(batch)))
+	m.tickets.Add(int64(counted))
 	ctx, cancel := context.WithTimeout(context.Background(), BatchTimeout)
 	defer cancel()
+	start := time.Now()
 	taken, err := m.st.ConsumeBatch(ctx, takes)
+	end := time.Now()
+	m.commitNanos.Add(int64(end.Sub(start)))
+	var waited time.Duration
 	for i, g := range groups {
 		var tk store.Taken
 		if err == nil {
@@ -349,9 +364,11 @@ func (m *meter) commit(batch []*ticket) {
 			default:
 				t.count = tk.Count
 			}
+			waited += end.Sub(t.queued)
 			t.answer()
 		}
 	}
+	m.waitNanos.Add(int64(waited))
 }
 
 // BatchStats returns how many transactions of counts this gate has
@@ -359,4 +376,14 @@ func (m *meter) commit(batch []*ticket) {
 // metrics: their ratio is the mean batch size.
 func (g *Gate) BatchStats() (batches, requests int64) {
 	return g.meter.batches.Load(), g.meter.tickets.Load()
+}
+
+// BatchTimes returns the summed wall time of this gate's transactions of
+// counts, and the summed time its counted requests waited from being
+// queued to their transaction's end. Over the counts of BatchStats they
+// give the mean commit, the floor under what metering adds to a
+// request's time (a durable commit's disk flush, on PostgreSQL), and the
+// mean wait, what it adds in fact when the request's own work is shorter.
+func (g *Gate) BatchTimes() (commit, wait time.Duration) {
+	return time.Duration(g.meter.commitNanos.Load()), time.Duration(g.meter.waitNanos.Load())
 }
