@@ -416,6 +416,10 @@
 //	        main_gparent              .8410     .9756      .9341
 //	seed 3  shipped features          .8411     .9745      .9342
 //	        A                         .8461     .9758      .9342
+//	A and -readability-folds (the readability pages' out-of-fold
+//	probabilities count in the choice of the per-type thresholds):
+//	seed 1                            .8491     .9749      .9354
+//	seed 2                            .8440     .9752      .9316
 //
 // Per type for A (seed 1 / 2 / 3; shipped features in brackets): article
 // .942 / .939 / .940 (.940 / .9385 / .941), collection .662 / .658 / .675
