@@ -34,7 +34,7 @@
 //	go run ./extract/internal/train -data ../shared/data/extract -types-readability \
 //		-drop 0.3 -add 0.3 -article-tau 0.12 -article-add 0.8 \
 //		-type-decode -type-rule-chars 500 \
-//		-type-gate-types documentation -short-rule-chars 500
+//		-type-gate-types documentation -short-rule-chars 500 -article-veto-comments
 //
 // writes the embedded model (its Note records the flags; see "The
 // documentation gate" below for the last line); add -grid to
@@ -372,7 +372,7 @@
 // news furniture, which the wcxb and readability golds do not label.
 // -dump-blocks writes the readability pages too (out of fold) when
 // -readability-folds is set.//
-// # Position against the main paragraphs: measured, nothing shipped
+// # Position against the main paragraphs: A shipped, with the comment veto
 //
 // Language-independent block features for the news furniture above
 // (extract/features.go, in docContext; all prefix sums, linear in the
@@ -431,8 +431,36 @@
 // go-trafilatura) and ScrapingHub on two of three, but the snippets by
 // +.0056, +.0006 and 0: on seed 1 (the shipped seed) it reaches 0.9367
 // with ScrapingHub 0.9749, under the 0.9752 it had; on the other seeds it
-// stays under 0.935. Not shipped: no set of these features meets all
-// three bars with margin on more than one seed.
+// stays under 0.935. No set of these features meets all three bars with
+// margin on more than one seed.
+//
+// Shipped: A alone (the four features; the other five are not computed),
+// chosen because it raises wcxb CV on all three seeds, the criterion
+// training data can judge, not for the check sets; seed 1 stays the
+// shipped seed. With A a short blog post's first comment came in (golden
+// comments: its paragraphs are all under 200 characters, so no block is a
+// main paragraph; the model before A let the same comment in once one
+// paragraph was longer, golden comments-long-paragraph). Hence
+// -article-veto-comments (blockmodel.Model.ArticleVetoComments): on a
+// page whose most likely type is article and whose rules kept a block
+// outside comment sections, every block inside one (cls_comment > 0) is
+// left out, kept by the rules or not; a page that is one comment keeps
+// it, and forum pages are not articles. Seed 1, A:
+//
+//	                                 wcxb CV  ScrapingHub  snippets
+//	no veto                           .8457     .975       .9367
+//	veto on added blocks only
+//	  (article gate)                  .8462     .975       .9367
+//	veto on all comment blocks of
+//	  article-gated pages             .8443     .975       .9370  (forum .7728)
+//	veto on all comment blocks of
+//	  pages whose top type is
+//	  article (shipped)               .8457     .975       .9370
+//
+// (ScrapingHub as the program prints it; precision .966 -> .967 with the
+// shipped veto.) The first two leave the comments golden page's comment
+// in: the rules keep it, and the article gate does not apply to a page
+// whose rules kept under -short-rule-chars.
 //
 // The false snippets under the article gate do not move (by the
 // simulation, false snippets of pages decoded by the article gate: 97 /
