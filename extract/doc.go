@@ -21,7 +21,7 @@
 // (it is in Page.Title). Left out: navigation, headers and footers,
 // bylines and datelines, share and newsletter boxes, cookie notices,
 // related-article lists and advertising, and on article pages photo
-// captions and credits. Blocks (paragraphs, headings, list items, table
+// captions and credits and readers' comments. Blocks (paragraphs, headings, list items, table
 // rows) are separated by a blank line; soft hyphens and zero-width
 // characters are dropped. A page whose HTML holds next to no visible text
 // but has scripts (a shell that JavaScript fills in) gets Page.Warning
@@ -45,7 +45,10 @@
 // blocks unless it is confident they are not content, and adds blocks the
 // rules left out when it is confident enough, more so on article pages;
 // on a page it takes for another type where the rules found little text
-// (under 500 characters), by thresholds chosen for that type. The
+// (under 500 characters), by thresholds chosen for that type. On a page
+// it takes for an article, comment sections (class or id words such as
+// "comments", "disqus") are left out whenever the rules found text
+// outside them. The
 // model was trained by extract/internal/train on the WCXB benchmark's
 // development pages (Web Content eXtraction Benchmark, CC-BY-4.0, (c)
 // 2026 Murrough Foley,

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"strings"
 	"sync"
 
@@ -175,11 +176,13 @@ func mainText(doc *html.Node, title string, w *work) (mainResult, error) {
 	ruleChars := math.Expm1(float64(rows[0][fPageLog])) * float64(rows[0][fPageRule])
 	dropT, addT, article := m.Thresholds(probs, ruleChars)
 	pr := m.StackProbs(rows, fLogChars, fHeading)
+	articleTop := len(probs) == 0 || slices.Index(probs, slices.Max(probs)) == 0
+	noComments := m.ArticleVetoComments && articleTop && blockmodel.BodyOutsideComments(rows, fRuleKept, fInComment)
 	var parts []string
 	for i, row := range rows {
 		if m.Keep(pr[i], dropT, addT, row[fRuleKept] == 1, row[fRuleFilter] == 1,
 			row[fBoilerplate] == 1 || row[fCallToAction] == 1 || row[fPictureCredit] == 1 || row[fSameTitle] == 1,
-			article && row[fDropped] == 1, row[fWindow10], row[fInTop], row[fPageRule]) {
+			article && row[fDropped] == 1, noComments && row[fInComment] > 0, row[fWindow10], row[fInTop], row[fPageRule]) {
 			parts = append(parts, e.blocks[i].text)
 		}
 		if w.step() != nil {

@@ -94,6 +94,7 @@ var (
 	fLogChars      = featureIndex("log_chars")
 	fHeading       = featureIndex("heading_level")
 	fDropped       = featureIndex("dropped")
+	fInComment     = featureIndex("cls_comment")
 	fBoilerplate   = featureIndex("boilerplate_line")
 	fCallToAction  = featureIndex("call_to_action")
 	fPictureCredit = featureIndex("picture_credit")
@@ -130,7 +131,8 @@ var featureNames = func() []string {
 		"page_pre_share", "page_table_share", "page_li_share", "page_log_headings", "page_repeat_share", "page_form_share",
 		"hsec_level", "hsec_log_chars", "hsec_log_blocks", "hsec_rule", "hsec_links",
 		"dense_ratio", "dense_dist", "sib_log_count", "sib_log_chars", "intro_colon", "near_pre",
-		"chars_window3", "chars_window10"}
+		"chars_window3", "chars_window10",
+		"main_before", "main_after", "gap_prev_main", "gap_next_main"}
 	n = append(n, flagNames...)
 	for _, g := range classGroups {
 		n = append(n, "cls_"+g.name)
@@ -594,7 +596,17 @@ type docCtx struct {
 	argWin                      int
 	sibN, sibChars              []int32
 	intro, nearPre              []bool
+	// The main text's long paragraphs (mainPara): prefix sums of their
+	// characters, and the nearest one before and after each block (-1,
+	// nb: none). Furniture sits after the last of them or between
+	// teasers, whatever the page's language.
+	mainChars          []int32
+	prevMain, nextMain []int32
 }
+
+// mainPara is the length from which a block with little link text counts
+// as a paragraph of running text.
+const mainPara = 200
 
 // denseW is the half-width of the window that finds the densest text.
 const denseW = 5
@@ -604,7 +616,9 @@ func docContext(e *extraction, ctxs []nodeCtx, ownerAt map[*html.Node]int32, isR
 	d := &docCtx{nb: nb,
 		chars: make([]int32, nb+1), ruleChars: make([]int32, nb+1), linkChars: make([]int32, nb+1), logSum: make([]float32, nb+1),
 		secLo: make([]int32, nb), secHi: make([]int32, nb), secLevel: make([]uint8, nb), win: make([]int32, nb),
-		sibN: make([]int32, nb), sibChars: make([]int32, nb), intro: make([]bool, nb), nearPre: make([]bool, nb)}
+		sibN: make([]int32, nb), sibChars: make([]int32, nb), intro: make([]bool, nb), nearPre: make([]bool, nb),
+		mainChars: make([]int32, nb+1), prevMain: make([]int32, nb), nextMain: make([]int32, nb)}
+	isMain := func(b *block) bool { return b.chars >= mainPara && b.linkChars*10 < b.chars*3 }
 	level := func(b *block) uint8 {
 		if !b.heading {
 			return 0
@@ -633,6 +647,10 @@ func docContext(e *extraction, ctxs []nodeCtx, ownerAt map[*html.Node]int32, isR
 		d.ruleChars[i+1] = d.ruleChars[i] + int32(isRule[i]*float32(b.chars))
 		d.linkChars[i+1] = d.linkChars[i] + int32(b.linkChars)
 		d.logSum[i+1] = d.logSum[i] + float32(math.Log1p(float64(b.chars)))
+		d.mainChars[i+1] = d.mainChars[i]
+		if isMain(b) {
+			d.mainChars[i+1] += int32(b.chars)
+		}
 		if lv := level(b); lv > 0 {
 			for len(open) > 0 && d.secLevel[open[len(open)-1]] >= lv {
 				secEnd[open[len(open)-1]] = int32(i)
@@ -660,6 +678,18 @@ func docContext(e *extraction, ctxs []nodeCtx, ownerAt map[*html.Node]int32, isR
 	}
 	for _, h := range open {
 		secEnd[h] = int32(nb)
+	}
+	prev, next := int32(-1), int32(nb)
+	for i := range e.blocks {
+		d.prevMain[i] = prev
+		if isMain(&e.blocks[i]) {
+			prev = int32(i)
+		}
+		j := nb - 1 - i
+		d.nextMain[j] = next
+		if isMain(&e.blocks[j]) {
+			next = int32(j)
+		}
 	}
 	last := int32(-1)
 	for i := range e.blocks {
@@ -709,6 +739,19 @@ func (d *docCtx) put(i int, put func(float32)) {
 	for _, w := range []int{3, 10} {
 		lo, hi := max(0, i-w), min(d.nb, i+w+1)
 		put((d.logSum[hi] - d.logSum[lo]) / float32(hi-lo))
+	}
+	put(logc(d.mainChars[i]))
+	put(logc(d.mainChars[d.nb] - d.mainChars[i+1]))
+	// Characters between the nearest long paragraph and the block (-1: none).
+	if p := d.prevMain[i]; p >= 0 {
+		put(logc(d.chars[i] - d.chars[p+1]))
+	} else {
+		put(-1)
+	}
+	if n := d.nextMain[i]; n < int32(d.nb) {
+		put(logc(d.chars[n] - d.chars[i+1]))
+	} else {
+		put(-1)
 	}
 }
 

@@ -62,6 +62,13 @@ type Model struct {
 	// ArticleVetoDropped keeps out, on article pages, the blocks the rules
 	// dropped for a boilerplate class or furniture element.
 	ArticleVetoDropped bool `json:"article_veto_dropped,omitempty"`
+	// ArticleVetoComments leaves out, on pages whose most likely type is
+	// article and whose rules kept
+	// text outside comment sections (BodyOutsideComments), every block
+	// inside one (an ancestor's class or id names comments), whatever its
+	// probability: readers' comments are not the article, however much
+	// they read like it.
+	ArticleVetoComments bool `json:"article_veto_comments,omitempty"`
 	// Types are the page types and TypeModels their one-vs-rest models
 	// over PageVector; the first type is "article".
 	Types      []string `json:"types,omitempty"`
@@ -330,16 +337,35 @@ func (m *Model) Thresholds(probs []float64, ruleChars float64) (drop, add float6
 	return drop, add, article
 }
 
+// BodyOutsideComments reports whether the rules kept a block (feature
+// ruleKept is 1) outside comment sections (feature comment is 0): only
+// then does ArticleVetoComments leave an article's comment sections out,
+// so that a page that is one comment keeps it.
+func BodyOutsideComments(rows [][]float32, ruleKept, comment int) bool {
+	for _, x := range rows {
+		if x[ruleKept] == 1 && x[comment] == 0 {
+			return true
+		}
+	}
+	return false
+}
+
 // Keep reports whether a block with probability p is main text; rule
 // says whether the hand rules kept it, drop is the threshold for the
 // blocks they kept and addThreshold (when above zero) for the blocks they
 // did not keep; vetoed says that the
 // rules' text filters name the block as furniture, droppedOnArticle that
 // the page is an article and the rules dropped the block for its class or
-// element; filtered, near, inTop and ruleShare
+// element, commentOnArticle that ArticleVetoComments applies to the page
+// (most likely an article, with a body outside comments) and the block
+// sits in a
+// comment section; filtered, near, inTop and ruleShare
 // are the block's rule_filter, rule_window10, in_top and page_rule_share
 // features.
-func (m *Model) Keep(p, drop, addThreshold float64, rule, filtered, vetoed, droppedOnArticle bool, near, inTop, ruleShare float32) bool {
+func (m *Model) Keep(p, drop, addThreshold float64, rule, filtered, vetoed, droppedOnArticle, commentOnArticle bool, near, inTop, ruleShare float32) bool {
+	if m.ArticleVetoComments && commentOnArticle {
+		return false
+	}
 	if rule {
 		return p >= drop
 	}

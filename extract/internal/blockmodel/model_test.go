@@ -229,3 +229,33 @@ func TestFloatKey(t *testing.T) {
 		}
 	}
 }
+
+func TestCommentVeto(t *testing.T) {
+	const ruleKept, comment = 0, 1
+	body := []float32{1, 0}           // kept by the rules, outside comments
+	keptComment := []float32{1, 2}    // kept by the rules, two comment ancestors
+	droppedComment := []float32{0, 1} // left out by the rules, in comments
+	assert.True(t, BodyOutsideComments([][]float32{body, keptComment}, ruleKept, comment))
+	assert.False(t, BodyOutsideComments([][]float32{keptComment, droppedComment}, ruleKept, comment),
+		"a page that is one comment has no body outside it")
+	assert.False(t, BodyOutsideComments(nil, ruleKept, comment))
+
+	tests := []struct {
+		name                string
+		veto, comment, rule bool
+		p                   float64
+		want                bool
+	}{
+		{"veto drops a kept comment however likely", true, true, true, 0.99, false},
+		{"veto drops a comment the rules left out", true, true, false, 0.99, false},
+		{"veto leaves other blocks to the thresholds", true, false, true, 0.5, true},
+		{"without the veto the threshold decides", false, true, true, 0.5, true},
+		{"without the veto a weak comment still goes", false, true, true, 0.1, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			m := &Model{ArticleVetoComments: tt.veto}
+			assert.Equal(t, tt.want, m.Keep(tt.p, 0.3, 0.8, tt.rule, false, false, false, tt.comment, 1, 1, 0))
+		})
+	}
+}

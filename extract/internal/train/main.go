@@ -214,6 +214,7 @@ func main() {
 	artTauF := flag.Float64("article-tau", 0.1, "article probability from which a page counts as an article")
 	artAddF := flag.Float64("article-add", 0.8, "on an article page, threshold for the blocks the rules left out")
 	vetoDroppedF := flag.Bool("veto-dropped", false, "on article pages, never add a block the rules dropped for its class or element")
+	vetoCommentsF := flag.Bool("article-veto-comments", false, "on article pages, never add a block inside a comment section (cls_comment)")
 	vetoF := flag.Bool("veto", true, "never add a block the rules' text filters name as furniture, or the page's title")
 	gridTypes := flag.Bool("grid-types", false, "with -grid, print the per-type CV table of every grid point")
 	artTauHiF := flag.Float64("article-tau-hi", 0, "above -article-tau: the add threshold ramps from -add to -article-add between the two article probabilities")
@@ -245,6 +246,7 @@ func main() {
 	if err != nil {
 		log.Fatal(err)
 	}
+	vetoComments = *vetoCommentsF
 	for _, name := range strings.Split(*zero, ",") {
 		if name == "" {
 			continue
@@ -273,6 +275,8 @@ func main() {
 			idxFilter = i
 		case "dropped":
 			idxDropped = i
+		case "cls_comment":
+			idxComment = i
 		case "boilerplate_line":
 			idxBP = i
 		case "call_to_action":
@@ -490,6 +494,7 @@ func main() {
 	m.TypeModels = tmFinal
 	m.Threshold, m.AddThreshold, m.ArticleTau, m.ArticleAdd, m.AddVeto = *dropT, *addT, *artTauF, *artAddF, *vetoF
 	m.ArticleVetoDropped = *vetoDroppedF
+	m.ArticleVetoComments = *vetoCommentsF
 	m.ArticleTauHi, m.NonArticleDrop = *artTauHiF, *nonArtDropF
 	if *typeDecodeF && typeDrop != nil {
 		m.TypeDrop, m.TypeAdd, m.TypeRuleChars = typeDrop, typeAdd, typeRuleChars
@@ -505,8 +510,8 @@ func main() {
 	}
 	m.Note = fmt.Sprintf("extract/internal/train: wcxb dev (%d pages) + readability (%d pages, weight %.2f); %d trees depth %d lr %.2f subsample %.1f seed %d; threshold by %d-fold CV on wcxb",
 		len(wc), len(rd), *rweight, p.trees, p.depth, p.lr, p.subsample, p.seed, *folds)
-	m.Note += fmt.Sprintf("; decoding -drop %.2f -add %.2f -article-tau %.2f -article-tau-hi %.2f -article-add %.2f -non-article-drop %.2f -veto=%v -veto-dropped=%v; -types-readability=%v",
-		*dropT, *addT, *artTauF, *artTauHiF, *artAddF, *nonArtDropF, *vetoF, *vetoDroppedF, *typesRd)
+	m.Note += fmt.Sprintf("; decoding -drop %.2f -add %.2f -article-tau %.2f -article-tau-hi %.2f -article-add %.2f -non-article-drop %.2f -veto=%v -veto-dropped=%v -article-veto-comments=%v; -types-readability=%v",
+		*dropT, *addT, *artTauF, *artTauHiF, *artAddF, *nonArtDropF, *vetoF, *vetoDroppedF, *vetoCommentsF, *typesRd)
 	if *typeDecodeF && typeDrop != nil {
 		m.Note += fmt.Sprintf("; -type-decode (types %s, drop grid %q, -type-rule-chars %g): per predicted type drop %v add %v", *typeDecodeTypes, *typeDropGrid, typeRuleChars, typeDrop, typeAdd)
 		if m.TypeGate != nil {
@@ -683,6 +688,10 @@ var (
 	idxBP, idxCTA, idxPC = -1, -1, -1
 	idxTitle             = -1
 	idxDropped           = -1
+	idxComment           = -1
+	// vetoComments keeps blocks in comment sections out of article pages
+	// (-article-veto-comments).
+	vetoComments bool
 )
 
 func addOK(pg *page, i int) bool {
@@ -770,6 +779,15 @@ func gated(pg *page) bool {
 }
 
 func chosenText(pg *page, pr []float64, t float64) string {
+	if vetoComments && articleTop(pg) && blockmodel.BodyOutsideComments(pg.X, ruleKept, idxComment) {
+		// -article-veto-comments: no threshold takes them in.
+		pr = slices.Clone(pr)
+		for i := range pr {
+			if pg.X[i][idxComment] > 0 {
+				pr[i] = -1
+			}
+		}
+	}
 	if d, a, ok := typeThresholds(pg); ok {
 		return typeTextOf(pg, pr, d, a)
 	}
