@@ -182,7 +182,7 @@ func fbucket(v float64, edges ...float64) string {
 	return ">"
 }
 
-var kindNames = [nKinds]string{"np", "prop", "num", "date", "adj", "of", "quote", "paren", "suffix", "verb", "clause", "ent"}
+var kindNames = [nKinds]string{"np", "prop", "num", "date", "adj", "of", "quote", "paren", "suffix", "verb", "clause", "ent", "adv"}
 
 // pathWord is how a token appears in a short path between a span and a
 // matched question word: function words as themselves, others as tags.
@@ -217,6 +217,22 @@ func (c *Ctx) Features(cand Cand, buf []uint32) []uint32 {
 	f.entity()
 	f.window()
 	f.qlast()
+	f.number()
+	if exp["seg"] {
+		f.seg()
+	}
+	if exp["cpath"] {
+		f.cpath()
+	}
+	if exp["apath"] {
+		f.anchorPaths("a")
+	}
+	if exp["vpath"] {
+		f.anchorPaths("v")
+	}
+	if exp["bound"] {
+		f.bound()
+	}
 	return f.buf
 }
 
@@ -820,4 +836,27 @@ func (f *feat) entity() {
 	f.add("ne", rel, l, "h", f.H)
 	f.add("ne", rel, l, "qt", f.c.Q.Type)
 	f.add("ne", rel, l, "sr", f.srank)
+}
+
+// number: a coordination inside the span ("England and France") and the
+// number of its last word against what the question asks for.
+func (f *feat) number() {
+	T, cand := f.T, f.cand
+	coord := "-"
+	for i := cand.S + 1; i < cand.E-1; i++ {
+		if T[i].Low == "and" || T[i].Low == "or" || T[i].Text == "," {
+			coord = "c"
+			break
+		}
+	}
+	sn := "o"
+	switch f.last.Tag {
+	case "NNS", "NNPS":
+		sn = "pl"
+	case "NN", "NNP":
+		sn = "sg"
+	}
+	qn := f.c.Q.Number
+	f.add("num", qn, coord, "w", f.W)
+	f.add("num", qn, coord, sn)
 }

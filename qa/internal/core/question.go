@@ -26,6 +26,9 @@ type Question struct {
 	// Prefix maps the first prefixLen bytes of the longer terms to the term,
 	// for loose matches ("invented" and "inventor", "Norway" and "Norwegian").
 	Prefix map[string]string
+	// Number says whether the question asks for one thing or several
+	// (see qNumber).
+	Number string
 }
 
 const prefixLen = 5
@@ -115,6 +118,7 @@ func NewQuestion(text string, idf func(string) float64) (*Question, error) {
 		}
 	}
 	q.Type = questionType(q.Wh, q.Head)
+	q.Number = qNumber(q)
 	if q.Type == TOther && q.Head != "" && !strings.HasPrefix(q.Head, "v:") && !strings.Contains(q.Head, "_of_") {
 		q.Type = classType(q.Toks, q.Head)
 	}
@@ -206,4 +210,35 @@ func classType(toks []Tok, head string) string {
 		break
 	}
 	return TOther
+}
+
+// qNumber says whether the question asks for one thing or several: the
+// number of its head noun, a number word after the wh-word, or the verb
+// after it ("what were").
+func qNumber(q *Question) string {
+	if q.WhPos < 0 {
+		return "?"
+	}
+	aux := "?"
+	for k := q.WhPos + 1; k < len(q.Toks) && k < q.WhPos+6; k++ {
+		t := &q.Toks[k]
+		switch {
+		case t.Tag == "CD" || numWords[t.Low] && t.Low != "half" && t.Low != "percent":
+			if t.Low != "one" {
+				return "n"
+			}
+		case t.Tag == "NNS" || t.Tag == "NNPS":
+			return "pl"
+		case t.Tag == "NN" || t.Tag == "NNP":
+			if aux != "?" {
+				return aux + "sg"
+			}
+			return "sg"
+		case k == q.WhPos+1 && (t.Low == "were" || t.Low == "are" || t.Low == "have"):
+			aux = "v"
+		case k == q.WhPos+1 && (t.Low == "was" || t.Low == "is" || t.Low == "has"):
+			aux = "s"
+		}
+	}
+	return aux
 }
