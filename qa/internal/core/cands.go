@@ -19,9 +19,8 @@ const (
 	KSuffix
 	KVerb
 	KClause
-	KEnt // a named entity of package ner
-	KAdv
-	nKinds = 13
+	KEnt   // a named entity of package ner
+	nKinds = 12
 )
 
 // A Cand is a candidate answer: the token range [S, E) of a Doc.
@@ -116,9 +115,6 @@ func Candidates(d *Doc, si int) []Cand {
 	verbCands(cs, nps)
 	clauseCands(cs)
 	entityCands(cs)
-	if exp["adv"] {
-		advCands(cs)
-	}
 	return cs.out
 }
 
@@ -543,8 +539,6 @@ func clauseCands(cs *candSet) {
 		case n == 0 && (T[i].Low == "to" && i+1 < to && T[i+1].Tag == "VB" ||
 			T[i].Low == "by" && i+1 < to && (T[i+1].Tag == "VBG" || T[i+1].Tag == "NN" || T[i+1].Tag == "NNS" ||
 				isAdj(T[i+1].Tag) || T[i+1].Tag == "DT")):
-			n = 1
-		case n == 0 && exp["that"] && T[i].Low == "that" && i > cs.from && (strings.HasPrefix(T[i-1].Tag, "VB") || T[i-1].Tag == "RP"):
 			n = 1
 		case n == 0:
 			continue

@@ -29,6 +29,9 @@ type Question struct {
 	// Number says whether the question asks for one thing or several
 	// (see qNumber).
 	Number string
+	// Count is the number of things asked for when a number word says
+	// it ("what were three sites"), 2 to 5, or 0.
+	Count int
 }
 
 const prefixLen = 5
@@ -119,6 +122,7 @@ func NewQuestion(text string, idf func(string) float64) (*Question, error) {
 	}
 	q.Type = questionType(q.Wh, q.Head)
 	q.Number = qNumber(q)
+	q.Count = qCount(q)
 	if q.Type == TOther && q.Head != "" && !strings.HasPrefix(q.Head, "v:") && !strings.Contains(q.Head, "_of_") {
 		q.Type = classType(q.Toks, q.Head)
 	}
@@ -241,4 +245,26 @@ func qNumber(q *Question) string {
 		}
 	}
 	return aux
+}
+
+// qCount is the number word within three tokens after the wh-word
+// ("what were three sites", "which two"), 2 to 5, or 0.
+func qCount(q *Question) int {
+	if q.WhPos < 0 {
+		return 0
+	}
+	n := 0
+	for k := q.WhPos + 1; k < len(q.Toks) && k < q.WhPos+4; k++ {
+		switch q.Toks[k].Low {
+		case "two", "both":
+			n = 2
+		case "three":
+			n = 3
+		case "four":
+			n = 4
+		case "five":
+			n = 5
+		}
+	}
+	return n
 }
