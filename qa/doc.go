@@ -23,22 +23,24 @@
 // broad classes it has (a belief, a person, a period) against the noun the
 // question asks for ("what was the Norman religion": Catholicism), and the
 // label of the named entity the span is or overlaps (who: PERSON, when:
-// DATE) against the wh-word and answer type. Words match by a light stem,
-// a list of irregular and derived forms ("died" and "death", "born" and
+// DATE) against the wh-word and answer type, and whether the question
+// asks for one thing or several ("what countries", "what three sites")
+// against a list span. Words match by a light stem, a list of irregular and derived forms ("died" and "death", "born" and
 // "birth", "met" and "meet") and WordNet's irregular inflections and nouns
 // derived from verbs ("invasion" and "invaded"); in a sentence that does
 // not name the question's subject, a pronoun ("she", "they") stands for
 // the last name of the question met before it.
-// The weights (about 471,000, 1.2 MB compressed) are trained by
+// The weights (about 470,000, 1.2 MB compressed) are trained by
 // qa/cmd/trainqa on 16,620 SQuAD-style Wikipedia questions and embedded,
 // with the two WordNet tables (1 MB compressed) that qa/cmd/genlemmas
 // writes.
 //
 // What to expect: on half of the SQuAD v1.1 dev set (never trained on) it
-// gives the exact answer for 50.4% of questions, token F1 59.8 — better
+// gives the exact answer for 51.0% of questions, token F1 60.3 — better
 // than the SQuAD paper's logistic regression, far below neural readers
-// (80+). By question: when 73% exact, how many 74%, who 62%, how much
-// 62%, which 55%, where 50%, what 44%, how 31% (F1 47), why 27% (F1 55). It does best when the answer is a
+// (80+). By question: when 74% exact, how many 74%, who 63%, how much
+// 63%, which 55%, where 50%, what 45%, how 31% (F1 46), why 28% (F1
+// 55). It does best when the answer is a
 // date, number or name in a sentence that repeats the question's words; it
 // is weak on why and how questions, on answers that are clauses rather
 // than noun phrases, on questions that paraphrase the text, and on

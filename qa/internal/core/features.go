@@ -24,6 +24,8 @@ type Ctx struct {
 	sRank  []int
 	sFrac  []float64 // share of the question's weight matched
 	sVerb  []bool    // a question verb occurs in the sentence
+	sMiss  []float64 // weight of the rarest question term not matched
+	sHasH  []bool    // the question's head noun occurs in the sentence
 	qprep  string    // the preposition before the wh-word ("in" what year)
 	best   float64
 	qTotal float64
@@ -112,6 +114,24 @@ func NewCtx(d *Doc, q *Question, idf func(string) float64) *Ctx {
 		c.sFrac[si] = s / c.qTotal
 		if s > c.best {
 			c.best = s
+		}
+	}
+	c.sMiss = make([]float64, ns)
+	c.sHasH = make([]bool, ns)
+	for si, r := range d.Sents {
+		clear(seen)
+		for i := r[0]; i < r[1]; i++ {
+			if c.match[i] > 0 {
+				seen[d.Toks[i].Stem] = true
+			}
+			if d.Toks[i].Stem == c.hd {
+				c.sHasH[si] = true
+			}
+		}
+		for _, t := range c.terms {
+			if w := q.Terms[t]; w > c.sMiss[si] && !seen[t] {
+				c.sMiss[si] = w
+			}
 		}
 	}
 	order := make([]int, ns)
@@ -217,6 +237,10 @@ func (c *Ctx) Features(cand Cand, buf []uint32) []uint32 {
 	f.entity()
 	f.window()
 	f.qlast()
+	f.number()
+	f.sentIndex()
+	f.missing()
+	f.count()
 	return f.buf
 }
 
@@ -820,4 +844,74 @@ func (f *feat) entity() {
 	f.add("ne", rel, l, "h", f.H)
 	f.add("ne", rel, l, "qt", f.c.Q.Type)
 	f.add("ne", rel, l, "sr", f.srank)
+}
+
+// number: a coordination inside the span ("England and France") and the
+// number of its last word against what the question asks for.
+func (f *feat) number() {
+	T, cand := f.T, f.cand
+	coord := "-"
+	for i := cand.S + 1; i < cand.E-1; i++ {
+		if T[i].Low == "and" || T[i].Low == "or" || T[i].Text == "," {
+			coord = "c"
+			break
+		}
+	}
+	sn := "o"
+	switch f.last.Tag {
+	case "NNS", "NNPS":
+		sn = "pl"
+	case "NN", "NNP":
+		sn = "sg"
+	}
+	qn := f.c.Q.Number
+	f.add("num", qn, coord, "w", f.W)
+	f.add("num", qn, coord, sn)
+}
+
+// sentIndex: where the candidate's sentence stands in the passage,
+// against its rank by question words.
+func (f *feat) sentIndex() {
+	f.add("sidx", bucket(f.si, 0, 1, 2, 4), "sr", f.srank)
+}
+
+// missing: the weight of the rarest question term that the candidate's
+// sentence does not match (the name the question is about, often), and
+// whether the sentence holds the noun the question asks for.
+func (f *feat) missing() {
+	mb := fbucket(f.c.sMiss[f.si], 0, 2, 4, 6, 8)
+	f.add("miss", mb, "sr", f.srank)
+	f.add("miss", mb, "w", f.W)
+	if f.H != "" && !strings.HasPrefix(f.H, "v:") {
+		hs := "n"
+		if f.c.sHasH[f.si] {
+			hs = "y"
+		}
+		f.add("hsent", hs, "sr", f.srank)
+	}
+}
+
+// count: how many things the question asks for ("what were three
+// sites"), against the items of the span, counted by its commas and
+// conjunctions.
+func (f *feat) count() {
+	want := f.c.Q.Count
+	if want == 0 {
+		return
+	}
+	items := 1
+	T := f.T
+	for i := f.cand.S + 1; i < f.cand.E-1; i++ {
+		if T[i].Text == "," || (T[i].Low == "and" || T[i].Low == "or") && T[i-1].Text != "," {
+			items++
+		}
+	}
+	r := "lt"
+	switch {
+	case items == want:
+		r = "eq"
+	case items > want:
+		r = "gt"
+	}
+	f.add("count", r)
 }

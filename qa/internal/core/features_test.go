@@ -188,3 +188,61 @@ func TestEntityOf(t *testing.T) {
 		})
 	}
 }
+
+func TestQuestionNumber(t *testing.T) {
+	tests := []struct {
+		q     string
+		num   string
+		count int
+	}{
+		{"What countries border France?", "pl", 0},
+		{"What country borders France?", "sg", 0},
+		{"What were built there?", "v", 0},
+		{"What was the name of the film?", "ssg", 0},
+		{"What were three sites used for filming?", "n", 3},
+		{"Which two rivers meet there?", "n", 2},
+		{"When did she die?", "?", 0},
+		{"Who built it?", "?", 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.q, func(t *testing.T) {
+			q, err := NewQuestion(tt.q, func(string) float64 { return 1 })
+			require.NoError(t, err)
+			assert.Equal(t, tt.num, q.Number)
+			assert.Equal(t, tt.count, q.Count)
+		})
+	}
+}
+
+// TestNumberAndSentenceGroups covers the groups that compare the
+// question's number with a list span and the sentence with the question.
+func TestNumberAndSentenceGroups(t *testing.T) {
+	const text = "Marie Curie was born in the city of Warsaw in 1867. She worked in Paris, Lyon and Passy. Her husband taught physics."
+	tests := []struct {
+		name, q, cand string
+		group         func(f *feat)
+		want          []string
+	}{
+		{"number: a list for a plural", "Which cities did Marie Curie work in?", "Paris , Lyon and Passy", (*feat).number, []string{"num|pl|c|w|which", "num|pl|c|sg"}},
+		{"number: one name for a singular", "Which city was Marie Curie born in?", "Warsaw", (*feat).number, []string{"num|sg|-|w|which", "num|sg|-|sg"}},
+		{"count: three items for three", "What three cities did Marie Curie work in?", "Paris , Lyon and Passy", (*feat).count, []string{"count|eq"}},
+		{"count: one item for three", "What three cities did Marie Curie work in?", "Paris", (*feat).count, []string{"count|lt"}},
+		{"count: no number word", "Where did Marie Curie work?", "Paris", (*feat).count, nil},
+		{"sentence index", "Where was Marie Curie born?", "Warsaw", (*feat).sentIndex, []string{"sidx|0|sr|0"}},
+		{"missing: the sentence matches every term", "Where was Marie Curie born?", "Warsaw", (*feat).missing, []string{"miss|0|sr|0"}},
+		{"missing: the third sentence lacks the name", "What did Marie Curie teach?", "physics", (*feat).missing, []string{"miss|1|w|what"}},
+		{"missing: the head noun in the sentence", "Which city was Marie Curie born in?", "Warsaw", (*feat).missing, []string{"hsent|y|sr|0"}},
+		{"missing: not in the sentence", "Which city did Marie Curie work in?", "Paris", (*feat).missing, []string{"hsent|n|sr|1"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := groupNames(t, tt.q, text, tt.cand, tt.group)
+			if tt.want == nil {
+				assert.Empty(t, got)
+			}
+			for _, w := range tt.want {
+				assert.Contains(t, got, w)
+			}
+		})
+	}
+}

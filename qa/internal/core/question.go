@@ -26,6 +26,12 @@ type Question struct {
 	// Prefix maps the first prefixLen bytes of the longer terms to the term,
 	// for loose matches ("invented" and "inventor", "Norway" and "Norwegian").
 	Prefix map[string]string
+	// Number says whether the question asks for one thing or several
+	// (see qNumber).
+	Number string
+	// Count is the number of things asked for when a number word says
+	// it ("what were three sites"), 2 to 5, or 0.
+	Count int
 }
 
 const prefixLen = 5
@@ -115,6 +121,8 @@ func NewQuestion(text string, idf func(string) float64) (*Question, error) {
 		}
 	}
 	q.Type = questionType(q.Wh, q.Head)
+	q.Number = qNumber(q)
+	q.Count = qCount(q)
 	if q.Type == TOther && q.Head != "" && !strings.HasPrefix(q.Head, "v:") && !strings.Contains(q.Head, "_of_") {
 		q.Type = classType(q.Toks, q.Head)
 	}
@@ -206,4 +214,62 @@ func classType(toks []Tok, head string) string {
 		break
 	}
 	return TOther
+}
+
+// qNumber says whether the question asks for one thing or several,
+// from the five tokens after the wh-word: "n" for a number other than
+// one ("what three sites"; any CD counts, a year too: not telling years
+// apart measured +0.05 EM, +0.08 F1 on six held-out folds, within noise,
+// so the trained features were kept), "pl" or "sg" for the first noun
+// ("what countries"), with "s" or "v" before "sg" when the verb after
+// the wh-word is singular or plural, and "s", "v" or "?" without a noun
+// ("what were built").
+func qNumber(q *Question) string {
+	if q.WhPos < 0 {
+		return "?"
+	}
+	aux := "?"
+	for k := q.WhPos + 1; k < len(q.Toks) && k < q.WhPos+6; k++ {
+		t := &q.Toks[k]
+		switch {
+		case t.Tag == "CD" || numWords[t.Low] && t.Low != "half" && t.Low != "percent":
+			if t.Low != "one" {
+				return "n"
+			}
+		case t.Tag == "NNS" || t.Tag == "NNPS":
+			return "pl"
+		case t.Tag == "NN" || t.Tag == "NNP":
+			if aux != "?" {
+				return aux + "sg"
+			}
+			return "sg"
+		case k == q.WhPos+1 && (t.Low == "were" || t.Low == "are" || t.Low == "have"):
+			aux = "v"
+		case k == q.WhPos+1 && (t.Low == "was" || t.Low == "is" || t.Low == "has"):
+			aux = "s"
+		}
+	}
+	return aux
+}
+
+// qCount is the number word within three tokens after the wh-word
+// ("what were three sites", "which two"), 2 to 5, or 0.
+func qCount(q *Question) int {
+	if q.WhPos < 0 {
+		return 0
+	}
+	n := 0
+	for k := q.WhPos + 1; k < len(q.Toks) && k < q.WhPos+4; k++ {
+		switch q.Toks[k].Low {
+		case "two", "both":
+			n = 2
+		case "three":
+			n = 3
+		case "four":
+			n = 4
+		case "five":
+			n = 5
+		}
+	}
+	return n
 }
