@@ -63,11 +63,10 @@ type Model struct {
 	// dropped for a boilerplate class or furniture element.
 	ArticleVetoDropped bool `json:"article_veto_dropped,omitempty"`
 	// ArticleVetoComments leaves out, on pages whose most likely type is
-	// article and whose rules kept
-	// text outside comment sections (BodyOutsideComments), every block
-	// inside one (an ancestor's class or id names comments), whatever its
-	// probability: readers' comments are not the article, however much
-	// they read like it.
+	// article and whose rules kept text outside comment sections
+	// (BodyOutsideComments), every block inside one (an ancestor's class
+	// or id names comments), whatever its probability: readers' comments
+	// are not the article, however much they read like it.
 	ArticleVetoComments bool `json:"article_veto_comments,omitempty"`
 	// Types are the page types and TypeModels their one-vs-rest models
 	// over PageVector; the first type is "article".
@@ -353,13 +352,11 @@ func BodyOutsideComments(rows [][]float32, ruleKept, comment int) bool {
 // Keep reports whether a block with probability p is main text; rule
 // says whether the hand rules kept it, drop is the threshold for the
 // blocks they kept and addThreshold (when above zero) for the blocks they
-// did not keep; vetoed says that the
-// rules' text filters name the block as furniture, droppedOnArticle that
-// the page is an article and the rules dropped the block for its class or
-// element, commentOnArticle that ArticleVetoComments applies to the page
-// (most likely an article, with a body outside comments) and the block
-// sits in a
-// comment section; filtered, near, inTop and ruleShare
+// did not keep; vetoed says that the rules' text filters name the block
+// as furniture, droppedOnArticle that the page is an article and the rules
+// dropped the block for its class or element, commentOnArticle that the
+// page is most likely an article with a body outside comments and the
+// block sits in a comment section; filtered, near, inTop and ruleShare
 // are the block's rule_filter, rule_window10, in_top and page_rule_share
 // features.
 func (m *Model) Keep(p, drop, addThreshold float64, rule, filtered, vetoed, droppedOnArticle, commentOnArticle bool, near, inTop, ruleShare float32) bool {
