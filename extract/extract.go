@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"slices"
 	"strings"
 	"sync"
 
@@ -176,7 +175,9 @@ func mainText(doc *html.Node, title string, w *work) (mainResult, error) {
 	ruleChars := math.Expm1(float64(rows[0][fPageLog])) * float64(rows[0][fPageRule])
 	dropT, addT, article := m.Thresholds(probs, ruleChars)
 	pr := m.StackProbs(rows, fLogChars, fHeading)
-	articleTop := len(probs) == 0 || slices.Index(probs, slices.Max(probs)) == 0
+	// The type models' most likely type, as the trainer's articleTop
+	// reads it: an article when there are no type models.
+	articleTop := len(m.Types) == 0 || pageType == m.Types[0]
 	noComments := m.ArticleVetoComments && articleTop && blockmodel.BodyOutsideComments(rows, fRuleKept, fInComment)
 	var parts []string
 	for i, row := range rows {
