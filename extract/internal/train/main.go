@@ -208,6 +208,7 @@ func main() {
 	lr := flag.Float64("lr", 0.1, "learning rate")
 	rweight := flag.Float64("readability-weight", 0.3, "weight of a readability page (its gold is Readability.js's output) against a wcxb page")
 	seed := flag.Uint64("seed", 1, "random seed (row subsampling)")
+	bag := flag.Int("bag", 1, "average this many block models, fitted with seeds -seed, -seed+1, … (see fitBag)")
 	skipCV := flag.Bool("skip-cv", false, "train the final model only")
 	addT := flag.Float64("add", 0.35, "threshold for the blocks the rules left out")
 	dropT := flag.Float64("drop", 0.35, "threshold for the blocks the rules kept (default: chosen by cross-validation)")
@@ -434,7 +435,7 @@ func main() {
 					train = append(train, pg)
 				}
 			}
-			m := fit(build(train), p, c.Names)
+			m := fitBag(build(train), p, c.Names, *bag)
 			for i, pg := range wc {
 				if i%*folds == k {
 					oof[i] = probs(m, pg)
@@ -488,7 +489,7 @@ func main() {
 		rampLo, rampHi, rampDrop = 0, 0, 0
 		p.threshold = best
 	}
-	m := fit(build(append(slices.Clone(wc), rd...)), p, c.Names)
+	m := fitBag(build(append(slices.Clone(wc), rd...)), p, c.Names, *bag)
 	m.Threshold = p.threshold
 	m.Types = pageTypes
 	m.TypeModels = tmFinal
@@ -508,8 +509,8 @@ func main() {
 	if m.Threshold == 0 {
 		m.Threshold = 0.5
 	}
-	m.Note = fmt.Sprintf("extract/internal/train: wcxb dev (%d pages) + readability (%d pages, weight %.2f); %d trees depth %d lr %.2f subsample %.1f seed %d; threshold by %d-fold CV on wcxb",
-		len(wc), len(rd), *rweight, p.trees, p.depth, p.lr, p.subsample, p.seed, *folds)
+	m.Note = fmt.Sprintf("extract/internal/train: wcxb dev (%d pages) + readability (%d pages, weight %.2f); %d trees depth %d lr %.2f subsample %.1f seed %d%s; threshold by %d-fold CV on wcxb",
+		len(wc), len(rd), *rweight, p.trees, p.depth, p.lr, p.subsample, p.seed, bagNote(*bag), *folds)
 	m.Note += fmt.Sprintf("; decoding -drop %.2f -add %.2f -article-tau %.2f -article-tau-hi %.2f -article-add %.2f -non-article-drop %.2f -veto=%v -veto-dropped=%v -article-veto-comments=%v; -types-readability=%v",
 		*dropT, *addT, *artTauF, *artTauHiF, *artAddF, *nonArtDropF, *vetoF, *vetoDroppedF, *vetoCommentsF, *typesRd)
 	if *typeDecodeF && typeDrop != nil {
@@ -1047,4 +1048,13 @@ func dumpBlockProbs(path string, c *corpus, oof, rdOOF [][]float64, m *blockmode
 		}
 	}
 	return nil
+}
+
+// bagNote is what the model's Note says of -bag: nothing for one model,
+// so that the shipped model's bytes do not depend on the flag's existence.
+func bagNote(bag int) string {
+	if bag <= 1 {
+		return ""
+	}
+	return fmt.Sprintf(" bag %d", bag)
 }
