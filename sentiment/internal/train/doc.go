@@ -194,6 +194,58 @@
 // and it sides with the lexicon where tweets labelled by their authors
 // (Sentiment140's emoticons) or by SemEval's annotators do not.
 //
+// Tweet polarity (after the sign-error analysis above; nothing shipped,
+// the experiment code is not kept). The polarity of a tweet comes from
+// heads trained mostly on reviews, so a domain-matched polarity head was
+// tried: TwPol (2^20 hashes, reading what Neu reads: the word hashes,
+// lr.TweetCues, lr.CharGrams and VADER's scores as dense features),
+// AdaGrad as Neu, on the polar nine tenths of the SemEval tweets and Neu's
+// half of the Sentiment140 tweets (weight 0.1), used for texts Dom judges
+// as tweets. Judged first on the polar held-out tenth of the SemEval
+// tweets (out of sample for every head) and of the Sentiment140 tweets
+// (in the polarity heads' training at 0.1): sign errors, of 2672 and
+// 9660. The mix weight was chosen on that tenth (best mean of the two
+// accuracies); as a check, chosen on the even records and scored on the
+// odd ones and the other way round. Then dev -use-label, columns as the
+// first table, plus VADER tweets 3-class accuracy:
+//
+//	                              SemEval  S140   SST          IMDB  TweetEval    UCI   Amazon       NYT          VADER tweets
+//	seed 1 (shipped)              298      1489   .828 (.579)  .906  .766 (.684)  .874  .752 (.607)  .583 (.530)  .915 (.709) .869
+//	  TwPol mixed, 0.10           289      1508   .828 (.577)  .906  .767 (.685)  .874  .752 (.608)  .583 (.530)  .916 (.707) .870
+//	  TwPol on the residual, 0.80 277      1516   .827 (.572)  .906  .763 (.681)  .875  .753 (.609)  .584 (.529)  .913 (.704) .867
+//	  blend tweet flag from Dom   296      1478   .823 (.572)  .907  .767 (.685)  .874  .752 (.610)  .579 (.528)  .915 (.709) .869
+//	  -semeval 2                  289      1588   .825 (.575)  .905  .765 (.684)  .870  .755 (.601)  .595 (.536)  .917 (.705) .870
+//	seed 2                        300      1484   .827 (.565)  .905  .764 (.673)  .878  .757 (.599)  .593 (.528)  .916 (.701) .869
+//	  TwPol mixed, 0.05           294      1492   .827 (.565)  .905  .765 (.674)  .879  .756 (.600)  .593 (.528)  .916 (.700) .868
+//	  TwPol on the residual, 0.25 287      1477   .827 (.565)  .905  .765 (.674)  .879  .757 (.600)  .593 (.527)  .914 (.699) .866
+//	  blend tweet flag from Dom   293      1484   .829 (.568)  .905  .766 (.674)  .878  .755 (.605)  .583 (.521)  .916 (.701) .869
+//
+// "Mixed": the tweet's polarity logit is (1−w) times the blended one plus
+// w times TwPol's. TwPol alone (w = 1, seed 1) has 308 / 2284 errors:
+// no better than the general heads on the SemEval tweets and far worse on
+// Sentiment140's, and the best w is small (0.05–0.10; the halves choose
+// 0.10 and 0.10, and gain 0.0007 each on the other half). Sentiment140 at
+// 0.5 or 1 in TwPol (dev VADER tweets .915 / .916, 3-class macro-F1 .706
+// / .707), naive Bayes scaling, or 8 epochs with Sentiment140 at 0.3 move
+// the held-out mean accuracy by under 0.002. "Residual": TwPol fitted as a correction on top of
+// the out-of-fold blended logit (full runs, the logit plus w times
+// TwPol's): the SemEval tenth gains 21 and 13 but the Sentiment140 tenth
+// is mixed, the halves choose w apart (0.80 / 0.10, 0.85 / 0.35), and dev
+// VADER tweets lose on both seeds. "Blend tweet flag from Dom": Dom trained
+// first, and the blend reads every text Dom judges as a tweet as
+// Domain.Tweet (61,010 more polarity training texts; at run time 88% of
+// the VADER tweets against 66% with @, #, a link or emoji): the tweet sets
+// do not move, NYT loses on both seeds. -semeval 2 (SemEval tweets at
+// twice the weight in the polarity heads) trades 99 Sentiment140 errors
+// for 9 SemEval ones and costs UCI. None gains on the tweet sets
+// together, so none ships; the VADER tweets targets (binary ≥ 0.921,
+// macro-F1 ≥ 0.728, 3-class accuracy ≥ 0.89) stay unmet. A tweet head
+// trained on SemEval's and Sentiment140's labels learns what the general
+// heads already know of tweets; the VADER tweets' sign errors are spread
+// over the rating scale (polar texts with |mean rating| below 0.5: 232,
+// ours wrong in sign on 31, VADER on 8; 0.5–1: 387, 38 / 6; 1 or more:
+// 1301, 32 / 13), so they are not only the faintly rated ones.
+//
 // Tried and left out, on the final recipe: -subj-neu 1.5 or 0.67
 // (neutral records weigh more or less in the subjectivity head): the middle
 // tau moves to 0.23 or 0.36 and the held-out SemEval macro-F1 stays 0.587
