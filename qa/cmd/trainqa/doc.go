@@ -176,7 +176,8 @@
 // 47.06/59.29, F1 up on every fold (+0.30 to +1.16). Dev half through
 // the CLI: 51.04/60.29 -> 51.58/60.70 (what 45.5 EM / 55.3 F1, which
 // 57.9/66.7, who 61.6/68.6, how many 74.6/80.0, why 29.1/54.7, how
-// 31.6/47.1); with seeds 5 to 8 for both stages 51.71/61.01 (trainqa's
+// 31.6/47.1); with seeds 5 to 8 for both stages 50.98/60.21 ->
+// 51.71/61.01 (trainqa's
 // own dev score, first stage then both: 51.06/60.39 -> 51.77/61.17;
 // for seeds 1 to 4 51.08/60.41 -> 51.60/60.84). Whether to answer
 // stays the linear model's call (the best text's mass against the
