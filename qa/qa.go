@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 	"sync"
@@ -133,9 +134,10 @@ func (a *Answer) UnmarshalJSON(b []byte) error {
 // A Reader answers questions from context texts. Its methods are safe for
 // concurrent use.
 type Reader struct {
-	opts  Options
-	model *core.Model
-	cache *docCache
+	opts   Options
+	model  *core.Model
+	forest *core.Forest
+	cache  *docCache
 }
 
 // docCache keeps the last few tagged passages, so that several questions
@@ -189,6 +191,19 @@ var loadModel = sync.OnceValues(func() (*core.Model, error) {
 	return core.Decode(bytes.NewReader(modelData))
 })
 
+// rerankData is the second stage: boosted trees that choose among the
+// linear model's best answer texts (trainqa -rerank).
+//
+//go:embed rerank.bin.gz
+var rerankData []byte
+
+var loadForest = sync.OnceValues(func() (*core.Forest, error) {
+	return core.DecodeForest(bytes.NewReader(rerankData))
+})
+
+// rerankGroups is how many answer texts the second stage chooses among.
+const rerankGroups = 5
+
 // New returns a Reader. The embedded model is decoded once per process and
 // shared by all Readers; the part-of-speech tagger is loaded too, so that
 // a broken model shows here rather than on the first question.
@@ -206,6 +221,10 @@ func New(opts Options) (*Reader, error) {
 	if err != nil {
 		return nil, err
 	}
+	f, err := loadForest()
+	if err != nil {
+		return nil, err
+	}
 	if err := nlp.Load(); err != nil {
 		return nil, fmt.Errorf("qa: %w", err)
 	}
@@ -217,7 +236,7 @@ func New(opts Options) (*Reader, error) {
 	if cs == 0 {
 		cs = DefaultCacheSize
 	}
-	return &Reader{opts: opts, model: m, cache: &docCache{size: cs, m: map[string]cached{}}}, nil
+	return &Reader{opts: opts, model: m, forest: f, cache: &docCache{size: cs, m: map[string]cached{}}}, nil
 }
 
 // Answer finds the span of context that best answers question. It returns
@@ -266,13 +285,21 @@ func (r *Reader) Answer(ctx context.Context, question, context string) (Answer, 
 	if len(cands) == 0 {
 		return Answer{}, nil
 	}
-	ss, err := r.model.Rank(ctx, core.NewCtx(d, q, r.model.Weight), cands)
+	c := core.NewCtx(d, q, r.model.Weight)
+	ss, err := r.model.Rank(ctx, c, cands)
 	if err != nil {
 		return Answer{}, err
 	}
 	ss = core.DropEchoes(d, q, ss)
 	best, score, ok := core.Best(d, ss)
-	if over := overlaps(d, q); !ok || !over || (r.opts.Threshold > 0 && score < r.opts.Threshold) {
+	top := score
+	if ok {
+		// Whether to answer is the linear model's call (the best text's
+		// probability); which text, the second stage's.
+		g, _ := r.forest.Rerank(r.model, c, ss, core.Groups(d, ss, rerankGroups))
+		best, score = g.Scored, math.Min(1, g.Mass)
+	}
+	if over := overlaps(d, q); !ok || !over || (r.opts.Threshold > 0 && top < r.opts.Threshold) {
 		// Abstain, unless the question asks for a type (a date, an
 		// amount, a name) and the context has a span of that type. A
 		// context that shares no word with a question naming someone or

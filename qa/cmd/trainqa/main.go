@@ -57,6 +57,8 @@ type example struct {
 	// training time.
 	feats []uint32
 	off   []int32
+	// art is the index of the example's article in its file.
+	art int
 }
 
 // cacheFeatures computes the features of every candidate of the examples
@@ -137,6 +139,20 @@ func main() {
 	fold := flag.Int("fold", -1, "with -holdout N: hold out the articles whose index is this modulo N (-1: N-1), so that several folds give more held-out questions")
 	analyzeShow := flag.String("analyze-types", "why,how", "question types whose misses -analyze shows")
 	evalOnly := flag.Bool("evalonly", false, "score the model at -out on -dev (and write -dump) and the -holdout articles, and exit")
+	rerankOut := flag.String("rerank", "", "cross-fit the first stage over -rerankfolds article folds of the first -train file, train the second stage on its out-of-fold best groups, score it on held-out folds and -dev (with the model at -out), and write it here")
+	flag.IntVar(&rr.folds, "rerankfolds", 10, "article folds for -rerank")
+	flag.IntVar(&rr.k, "rerankk", 10, "answer groups the second stage chooses among")
+	flag.IntVar(&rr.use, "rerankuse", 10, "of the -rerankk groups, how many the second stage chooses among (so that cached rows serve smaller k)")
+	flag.StringVar(&rr.rows, "rerankrows", "", "cache of the out-of-fold rows of -rerank: read when it exists, else written")
+	flag.IntVar(&rr.gb.Trees, "rtrees", 200, "trees of the second stage")
+	flag.IntVar(&rr.gb.Depth, "rdepth", 3, "depth of the second stage's trees")
+	flag.Float64Var(&rr.gb.Rate, "rrate", 0.05, "learning rate of the second stage")
+	flag.Float64Var(&rr.gb.Lambda, "rlambda", 1, "L2 penalty on the second stage's leaves")
+	flag.Float64Var(&rr.gb.MinHess, "rminhess", 5, "least hessian in a leaf of the second stage")
+	flag.StringVar(&rr.label, "rlabel", "f1", "label of the second stage: f1 or em")
+	flag.BoolVar(&rr.list, "rlist", false, "train the second stage with a listwise softmax loss over each question's groups")
+	flag.StringVar(&rr.drop, "rdrop", "", "dense features the second stage may not split on, comma-separated")
+	flag.IntVar(&seedBase, "seedbase", 0, "add this to the seeds of -seeds (to check a result on other data orders)")
 	seeds := flag.Int("seeds", 1, "train this many runs over different orders of the training data (seeds 1..N, at most GOMAXPROCS at once) and save the average of their final weights")
 	flag.Parse()
 	if *explainQ != "" {
@@ -246,6 +262,13 @@ func main() {
 		}
 		return
 	}
+	if *rerankOut != "" {
+		rr.seeds, rr.epochs, rr.lr, rr.l2, rr.average, rr.prune = *seeds, *epochs, *lr, *l2, *average, *prune
+		if err := runRerank(m, train, *devPath, *out, *rerankOut); err != nil {
+			log.Fatalf("trainqa: %v", err)
+		}
+		return
+	}
 	fitSeeds(m, train, dev, *seeds, *epochs, *lr, *l2, *average)
 	for _, ps := range strings.Split(*prune, ",") {
 		var p float64
@@ -324,7 +347,7 @@ func writeDump(path string, m *core.Model, dev []*example) {
 func fitSeeds(m *core.Model, train, dev []*example, seeds, epochs int, lr, l2 float64, average bool) {
 	cacheFeatures(m, train)
 	if seeds <= 1 {
-		fit(m, train, dev, 1, true, epochs, lr, l2, average)
+		fit(m, train, dev, uint64(seedBase+1), true, epochs, lr, l2, average)
 		return
 	}
 	runs := make([]*core.Model, seeds)
@@ -343,7 +366,7 @@ func fitSeeds(m *core.Model, train, dev []*example, seeds, epochs int, lr, l2 fl
 			// Each run shuffles its own copy of the order.
 			fit(r, slices.Clone(train), dev, seed, seed == 1, epochs, lr, l2, average)
 			log.Printf("seed %d done", seed)
-		}(uint64(i + 1))
+		}(uint64(seedBase + i + 1))
 	}
 	wg.Wait()
 	for k := range m.W {
@@ -542,14 +565,16 @@ func prepare(s *squad, m *core.Model) []*example {
 		ctx  string
 		qs   []string
 		gold [][]string
+		art  int
 	}
-	for _, a := range s.Data {
+	for ai, a := range s.Data {
 		for _, p := range a.Paragraphs {
 			e := struct {
 				ctx  string
 				qs   []string
 				gold [][]string
-			}{ctx: p.Context}
+				art  int
+			}{ctx: p.Context, art: ai}
 			for _, qa := range p.QAs {
 				e.qs = append(e.qs, qa.Question)
 				var g []string
@@ -582,7 +607,7 @@ func prepare(s *squad, m *core.Model) []*example {
 					if err != nil {
 						continue
 					}
-					ex := &example{p: p, q: q, gold: e.gold[qi]}
+					ex := &example{p: p, q: q, gold: e.gold[qi], art: e.art}
 					bestF, bestC := 0.0, []int(nil)
 					ex.f1 = make([]float32, len(p.cands))
 					for ci, c := range p.cands {
@@ -656,6 +681,9 @@ func ceiling(exs []*example) string {
 }
 
 var dropEchoes bool
+
+// seedBase shifts the seeds of fitSeeds.
+var seedBase int
 
 // f1Loss weighs a second loss, the expected token F1 of the softmax's
 // answer, negated.

@@ -213,35 +213,57 @@ func pathWord(t *Tok) string {
 	return coarse(t.Tag)
 }
 
+// featureGroups are the feature groups in the order Features adds them
+// (see the feat methods).
+var featureGroups = []func(*feat){
+	(*feat).sentence,
+	(*feat).kind,
+	(*feat).shape,
+	(*feat).around,
+	(*feat).head,
+	(*feat).overlap,
+	(*feat).windows,
+	(*feat).nearest,
+	(*feat).proximity,
+	(*feat).order,
+	(*feat).headNear,
+	(*feat).qprep,
+	(*feat).lexical,
+	(*feat).position,
+	(*feat).answerType,
+	(*feat).class,
+	(*feat).broad,
+	(*feat).entity,
+	(*feat).window,
+	(*feat).qlast,
+	(*feat).number,
+	(*feat).sentIndex,
+	(*feat).missing,
+	(*feat).count,
+}
+
+// FeatureGroupNames names featureGroups, in order.
+var FeatureGroupNames = []string{"sentence", "kind", "shape", "around", "head", "overlap", "windows", "nearest", "proximity", "order", "headNear", "qprep", "lexical", "position", "answerType", "class", "broad", "entity", "window", "qlast", "number", "sentIndex", "missing", "count"}
+
 // Features appends the hashed features of cand to buf: one group after
-// another, in a fixed order (see the feature* functions).
+// another, in a fixed order (see featureGroups).
 func (c *Ctx) Features(cand Cand, buf []uint32) []uint32 {
 	f := c.newFeat(cand, buf)
-	f.sentence()
-	f.kind()
-	f.shape()
-	f.around()
-	f.head()
-	f.overlap()
-	f.windows()
-	f.nearest()
-	f.proximity()
-	f.order()
-	f.headNear()
-	f.qprep()
-	f.lexical()
-	f.position()
-	f.answerType()
-	f.class()
-	f.broad()
-	f.entity()
-	f.window()
-	f.qlast()
-	f.number()
-	f.sentIndex()
-	f.missing()
-	f.count()
+	for _, g := range featureGroups {
+		g(f)
+	}
 	return f.buf
+}
+
+// FeatureParts is Features, also appending to ends where each group's
+// features end in the list.
+func (c *Ctx) FeatureParts(cand Cand, buf []uint32, ends []int) ([]uint32, []int) {
+	f := c.newFeat(cand, buf)
+	for _, g := range featureGroups {
+		g(f)
+		ends = append(ends, len(f.buf))
+	}
+	return f.buf, ends
 }
 
 // window: the question's distinct terms within 5 and 12 tokens either

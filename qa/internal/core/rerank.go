@@ -1,0 +1,396 @@
+package core
+
+import (
+	"bufio"
+	"compress/gzip"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"sort"
+	"strings"
+)
+
+// A Group is one answer text among the ranked candidates: every span
+// with the same normalised words (see Best), represented by its most
+// probable span, with the summed probability of all.
+type Group struct {
+	Scored
+	Mass float64
+	N    int // spans with this text
+}
+
+// answerKey is the normalised text Best groups spans by.
+func answerKey(d *Doc, c Cand) string {
+	var b strings.Builder
+	for i := c.S; i < c.E; i++ {
+		if d.Toks[i].Low == "the" || d.Toks[i].Low == "a" || d.Toks[i].Low == "an" || !d.Toks[i].Word {
+			continue
+		}
+		b.WriteString(d.Toks[i].Low)
+		b.WriteByte(' ')
+	}
+	return b.String()
+}
+
+// Groups returns the k answer texts of most mass, the most probable
+// first, in the order Best would choose them: the first group's span is
+// what Best returns.
+func Groups(d *Doc, ss []Scored, k int) []Group {
+	idx := map[string]int{}
+	var gs []Group
+	for _, s := range ss {
+		key := answerKey(d, s.Cand)
+		i, ok := idx[key]
+		if !ok {
+			idx[key] = len(gs)
+			gs = append(gs, Group{Scored: s})
+			i = len(gs) - 1
+		} else if s.P > gs[i].P {
+			gs[i].Scored = s
+		}
+		gs[i].Mass += s.P
+		gs[i].N++
+	}
+	sort.SliceStable(gs, func(a, b int) bool {
+		return gs[a].Mass+1e-9*gs[a].P > gs[b].Mass+1e-9*gs[b].P
+	})
+	if len(gs) > k {
+		gs = gs[:k]
+	}
+	return gs
+}
+
+// Dense feature names, in the order Dense writes them.
+var DenseNames = []string{
+	"logmass", "gap", "rank", "logp", "spans", "len", "agree", "qtyped",
+	"qtype", "wh", "srank", "sfrac", "smiss", "sidx", "ent", "clause",
+	"np", "num", "date", "proper", "rel", "topmass", "entropy", "echo",
+	"dist", "qterms", "lenratio", "caps", "digits", "hsent", "sbest",
+	"smass", "omass", "cmass", "tokmean", "tokmin", "before", "after", "topsmass",
+	"topagree", "toplen", "topdist", "topsrank", "topecho",
+}
+
+// NumDense is the length of a dense row: DenseNames, then the first
+// stage's score of each feature group (FeatureGroupNames).
+var NumDense = len(DenseNames) + len(FeatureGroupNames)
+
+// A Dense computes the dense features of one question's groups.
+type Dense struct {
+	c  *Ctx
+	m  *Model
+	gs []Group
+	// tok is each token's marginal: the summed probability of the
+	// candidates that hold it; sent is each sentence's.
+	tok, sent []float64
+	ss        []Scored
+	top       []float32
+}
+
+// NewDense prepares the dense features of gs, the groups of ss.
+func (c *Ctx) NewDense(m *Model, ss []Scored, gs []Group) *Dense {
+	d := &Dense{c: c, m: m, gs: gs, ss: ss, tok: make([]float64, len(c.D.Toks)), sent: make([]float64, len(c.D.Sents))}
+	for _, s := range ss {
+		for j := s.S; j < s.E; j++ {
+			d.tok[j] += s.P
+		}
+		d.sent[c.D.Toks[s.S].Sent] += s.P
+	}
+	if len(gs) > 0 {
+		x := d.Row(0, nil)
+		// The best group's own agreement, length, distance, sentence rank
+		// and echo, for every row.
+		d.top = []float32{x[6], x[5], x[24], x[10], x[23]}
+	}
+	return d
+}
+
+// Row writes the dense features of group i (see DenseNames).
+func (d *Dense) Row(i int, out []float32) []float32 {
+	c, g := d.c, d.gs[i]
+	out = c.dense(d.gs, i, out)
+	T := c.D.Toks
+	si := T[g.S].Sent
+	om, cm := 0.0, 0.0
+	for _, s := range d.ss {
+		if s.S < g.E && g.S < s.E {
+			om += s.P
+			if s.S >= g.S && s.E <= g.E {
+				cm += s.P
+			}
+		}
+	}
+	tm, tmin := 0.0, math.Inf(1)
+	for j := g.S; j < g.E; j++ {
+		tm += d.tok[j]
+		tmin = math.Min(tmin, d.tok[j])
+	}
+	before, after := 0.0, 0.0
+	if g.S > 0 && T[g.S-1].Sent == si {
+		before = d.tok[g.S-1]
+	}
+	if g.E < len(T) && T[g.E].Sent == si {
+		after = d.tok[g.E]
+	}
+	out = append(out, float32(d.sent[si]), float32(om), float32(cm), float32(tm/float64(g.E-g.S)),
+		float32(tmin), float32(before), float32(after), float32(d.sent[T[d.gs[0].S].Sent]))
+	if d.top == nil {
+		out = append(out, out[6], out[5], out[24], out[10], out[23])
+	} else {
+		out = append(out, d.top...)
+	}
+	fs, ends := c.FeatureParts(g.Cand, nil, nil)
+	from := 0
+	for _, e := range ends {
+		out = append(out, float32(d.m.Score(fs[from:e])))
+		from = e
+	}
+	return out
+}
+
+var qtypeIDs = map[string]int{TOther: 0, TDate: 1, TMoney: 2, TPercent: 3, TNumber: 4, TName: 5, TAmount: 6, TQuantity: 7, TPlace: 8}
+
+var whIDs = map[string]int{"none": 0, "what": 1, "which": 2, "who": 3, "whom": 3, "whose": 4, "when": 5,
+	"where": 6, "why": 7, "how": 8, "how_many": 9, "how_much": 10}
+
+// dense writes the first dense features of group i of gs (see DenseNames):
+// what the linear scorer saw, summed to one number, against what it does
+// not combine: its rank and margin, the span's length and type, its
+// sentence's match with the question, and where it stands to the best
+// group's span.
+func (c *Ctx) dense(gs []Group, i int, out []float32) []float32 {
+	g, top := gs[i], gs[0]
+	T := c.D.Toks
+	b2f := func(b bool) float32 {
+		if b {
+			return 1
+		}
+		return 0
+	}
+	si := T[g.S].Sent
+	n := g.E - g.S
+	ct := CandType(c.D, g.Cand)
+	// How the span stands to the best group's: 0 the same, 1 inside it, 2
+	// around it, 3 overlapping, 4 in the same sentence, 5 elsewhere.
+	rel := 5
+	switch {
+	case i == 0:
+		rel = 0
+	case g.S >= top.S && g.E <= top.E:
+		rel = 1
+	case g.S <= top.S && g.E >= top.E:
+		rel = 2
+	case g.S < top.E && top.S < g.E:
+		rel = 3
+	case T[top.S].Sent == si:
+		rel = 4
+	}
+	ent := 0.0
+	for _, h := range gs {
+		if h.Mass > 0 {
+			ent -= h.Mass * math.Log(h.Mass)
+		}
+	}
+	content, echo, caps, digits := 0, 0, 0, 0
+	for j := g.S; j < g.E; j++ {
+		t := &T[j]
+		if t.Cap {
+			caps++
+		}
+		if t.Digit {
+			digits++
+		}
+		if !t.Word || t.Stop {
+			continue
+		}
+		content++
+		if _, ok := c.Q.Terms[t.Stem]; ok {
+			echo++
+		}
+	}
+	echoFrac := float32(0)
+	if content > 0 {
+		echoFrac = float32(echo) / float32(content)
+	}
+	// Distance in tokens to the nearest question term in the sentence.
+	dist := 40
+	from, to := c.D.Sents[si][0], c.D.Sents[si][1]
+	for j := from; j < to; j++ {
+		if c.match[j] == 0 || (j >= g.S && j < g.E) {
+			continue
+		}
+		d := g.S - j
+		if j >= g.E {
+			d = j - g.E + 1
+		}
+		dist = min(dist, d)
+	}
+	sbest := float32(0)
+	if c.best > 0 {
+		sbest = float32(c.sScore[si] / c.best)
+	}
+	qt := c.Q.Type
+	return append(out,
+		float32(math.Log(g.Mass+1e-12)),
+		float32(math.Log(top.Mass+1e-12)-math.Log(g.Mass+1e-12)),
+		float32(i),
+		float32(math.Log(g.P+1e-12)),
+		float32(g.N),
+		float32(n),
+		b2f(Agrees(qt, ct)),
+		b2f(qt != TOther),
+		float32(qtypeIDs[qt]),
+		float32(whIDs[c.Q.Wh]),
+		float32(c.sRank[si]),
+		float32(c.sFrac[si]),
+		float32(c.sMiss[si]),
+		float32(si),
+		b2f(g.K&KEnt != 0),
+		b2f(g.K&(KClause|KVerb) != 0),
+		b2f(g.K&KNP != 0),
+		b2f(g.K&KNum != 0),
+		b2f(g.K&KDate != 0),
+		b2f(g.K&KProper != 0),
+		float32(rel),
+		float32(top.Mass),
+		float32(ent),
+		echoFrac,
+		float32(dist),
+		float32(len(c.Q.Terms)),
+		float32(n)/float32(top.E-top.S),
+		float32(caps)/float32(n),
+		float32(digits)/float32(n),
+		b2f(c.sHasH[si]),
+		sbest,
+	)
+}
+
+// A Forest is a sum of regression trees over dense features: the
+// second stage that picks among the linear scorer's best groups.
+type Forest struct {
+	Base  float32
+	Trees []Tree
+}
+
+// A Tree is stored as parallel node arrays; a node with Feat -1 is a
+// leaf holding Value.
+type Tree struct {
+	Feat  []int16
+	Thr   []float32
+	Left  []int32
+	Right []int32
+	Value []float32
+}
+
+// Predict returns the forest's score of one feature row.
+func (f *Forest) Predict(x []float32) float64 {
+	s := f.Base
+	for ti := range f.Trees {
+		t := &f.Trees[ti]
+		n := int32(0)
+		for t.Feat[n] >= 0 {
+			if x[t.Feat[n]] < t.Thr[n] {
+				n = t.Left[n]
+			} else {
+				n = t.Right[n]
+			}
+		}
+		s += t.Value[n]
+	}
+	return float64(s)
+}
+
+const forestMagic = "qa-rerank-1"
+
+// Encode writes the forest, gzipped.
+func (f *Forest) Encode(w io.Writer) error {
+	zw, err := gzip.NewWriterLevel(w, gzip.BestCompression)
+	if err != nil {
+		return err
+	}
+	bw := bufio.NewWriter(zw)
+	bw.WriteString(forestMagic)
+	le := binary.LittleEndian
+	binary.Write(bw, le, uint32(NumDense))
+	binary.Write(bw, le, f.Base)
+	binary.Write(bw, le, uint32(len(f.Trees)))
+	for _, t := range f.Trees {
+		binary.Write(bw, le, uint32(len(t.Feat)))
+		binary.Write(bw, le, t.Feat)
+		binary.Write(bw, le, t.Thr)
+		binary.Write(bw, le, t.Left)
+		binary.Write(bw, le, t.Right)
+		binary.Write(bw, le, t.Value)
+	}
+	if err := bw.Flush(); err != nil {
+		return err
+	}
+	return zw.Close()
+}
+
+// DecodeForest reads a forest written by Encode and checks that its
+// trees stay inside their node arrays and the dense features.
+func DecodeForest(r io.Reader) (*Forest, error) {
+	zr, err := gzip.NewReader(r)
+	if err != nil {
+		return nil, fmt.Errorf("qa: read reranker: %w", err)
+	}
+	br := bufio.NewReader(zr)
+	head := make([]byte, len(forestMagic))
+	if _, err := io.ReadFull(br, head); err != nil || string(head) != forestMagic {
+		return nil, errors.New("qa: read reranker: bad header")
+	}
+	le := binary.LittleEndian
+	var nf, nt uint32
+	f := &Forest{}
+	if err := binary.Read(br, le, &nf); err != nil || int(nf) != NumDense {
+		return nil, errors.New("qa: read reranker: feature count mismatch")
+	}
+	if err := binary.Read(br, le, &f.Base); err != nil {
+		return nil, fmt.Errorf("qa: read reranker: %w", err)
+	}
+	if err := binary.Read(br, le, &nt); err != nil || nt > 100_000 {
+		return nil, errors.New("qa: read reranker: bad tree count")
+	}
+	for range nt {
+		var nn uint32
+		if err := binary.Read(br, le, &nn); err != nil || nn == 0 || nn > 1<<16 {
+			return nil, errors.New("qa: read reranker: bad node count")
+		}
+		t := Tree{Feat: make([]int16, nn), Thr: make([]float32, nn), Left: make([]int32, nn),
+			Right: make([]int32, nn), Value: make([]float32, nn)}
+		for _, p := range []any{t.Feat, t.Thr, t.Left, t.Right, t.Value} {
+			if err := binary.Read(br, le, p); err != nil {
+				return nil, fmt.Errorf("qa: read reranker: %w", err)
+			}
+		}
+		for n := range t.Feat {
+			if t.Feat[n] < 0 {
+				continue
+			}
+			// Children come after their parent, so every walk ends.
+			if int(t.Feat[n]) >= NumDense || t.Left[n] <= int32(n) || t.Right[n] <= int32(n) ||
+				t.Left[n] >= int32(nn) || t.Right[n] >= int32(nn) {
+				return nil, errors.New("qa: read reranker: bad node")
+			}
+		}
+		f.Trees = append(f.Trees, t)
+	}
+	return f, nil
+}
+
+// Rerank returns the group of gs the forest scores highest (the first on
+// ties) and its index.
+func (f *Forest) Rerank(m *Model, c *Ctx, ss []Scored, gs []Group) (Group, int) {
+	best, bs := 0, math.Inf(-1)
+	var x []float32
+	dn := c.NewDense(m, ss, gs)
+	for i := range gs {
+		x = dn.Row(i, x[:0])
+		if s := f.Predict(x); s > bs {
+			best, bs = i, s
+		}
+	}
+	return gs[best], best
+}
