@@ -41,20 +41,10 @@ type rquestion struct {
 // rankCached ranks ex's candidates from its cached features.
 func rankCached(m *core.Model, ex *example) []core.Scored {
 	out := make([]core.Scored, len(ex.p.cands))
-	mx := math.Inf(-1)
 	for i, cd := range ex.p.cands {
-		s := m.Score(ex.feats[ex.off[i]:ex.off[i+1]])
-		out[i] = core.Scored{Cand: cd, Score: s}
-		mx = math.Max(mx, s)
+		out[i] = core.Scored{Cand: cd, Score: m.Score(ex.feats[ex.off[i]:ex.off[i+1]])}
 	}
-	z := 0.0
-	for i := range out {
-		out[i].P = math.Exp(out[i].Score - mx)
-		z += out[i].P
-	}
-	for i := range out {
-		out[i].P /= z
-	}
+	core.Softmax(out)
 	return out
 }
 

@@ -53,7 +53,6 @@ func AllCandidates(d *Doc) []Cand {
 func (m *Model) Rank(ctx context.Context, c *Ctx, cands []Cand) ([]Scored, error) {
 	out := make([]Scored, len(cands))
 	buf := make([]uint32, 0, 128)
-	mx := math.Inf(-1)
 	for i, cd := range cands {
 		if i%64 == 0 {
 			if err := ctx.Err(); err != nil {
@@ -61,18 +60,9 @@ func (m *Model) Rank(ctx context.Context, c *Ctx, cands []Cand) ([]Scored, error
 			}
 		}
 		buf = c.Features(cd, buf[:0])
-		s := m.Score(buf)
-		out[i] = Scored{Cand: cd, Score: s}
-		mx = math.Max(mx, s)
+		out[i] = Scored{Cand: cd, Score: m.Score(buf)}
 	}
-	z := 0.0
-	for i := range out {
-		out[i].P = math.Exp(out[i].Score - mx)
-		z += out[i].P
-	}
-	for i := range out {
-		out[i].P /= z
-	}
+	Softmax(out)
 	return out, nil
 }
 
@@ -155,4 +145,22 @@ func BestTyped(d *Doc, q *Question, ss []Scored) (Scored, float64, bool) {
 		}
 	}
 	return Best(d, typed)
+}
+
+// Softmax sets the probabilities P of scored from their scores: the
+// softmax over the list, computed from the largest score so that no
+// exponential overflows.
+func Softmax(scored []Scored) {
+	mx := math.Inf(-1)
+	for _, s := range scored {
+		mx = math.Max(mx, s.Score)
+	}
+	z := 0.0
+	for i := range scored {
+		scored[i].P = math.Exp(scored[i].Score - mx)
+		z += scored[i].P
+	}
+	for i := range scored {
+		scored[i].P /= z
+	}
 }
