@@ -50,7 +50,8 @@
 // than noun phrases, on questions that paraphrase the text, and on
 // sentences that refer back with a pronoun ("It was designed by ..."). It
 // reads English only. Score is the model's probability that the answer is
-// right; above 0.5 three answers in four are exactly right.
+// right; on the SQuAD dev half, 71% of the answers scored above 0.5 are
+// exactly right, 40% of those from 0.3 to 0.5 and 21% of those below.
 //
 // Build one [Reader] per process and share it: [New] decodes the embedded
 // model and its WordNet tables (half a second with the tagger, about 25 MB
