@@ -396,6 +396,9 @@ func readLine(br *bufio.Reader) ([]byte, error) {
 	}
 }
 
+// notJSONHint ends the error of a batch line that is not a JSON object.
+const notJSONHint = " (--input reads one JSON object per line, see --help; for plain text use --file - or give the text as an argument)"
+
 // appendAnswer appends the output line (with newline) for one input line
 // to dst. It reports false when the line failed and its answer is an
 // error line.
@@ -409,7 +412,13 @@ func appendAnswer(dst []byte, ctx context.Context, line []byte, analyse lineFunc
 			ID json.RawMessage `json:"id"`
 		}
 		if jerr := json.Unmarshal(line, &head); jerr != nil {
-			return append(dst, errorLine(nil, "invalid JSON line: "+jerr.Error())...), false
+			msg := "invalid JSON line: " + jerr.Error()
+			if t := bytes.TrimSpace(line); len(t) > 0 && t[0] != '{' {
+				// Plain text piped into --input is the usual first
+				// mistake: say what --input wants and what to use instead.
+				msg += notJSONHint
+			}
+			return append(dst, errorLine(nil, msg)...), false
 		}
 		id = head.ID
 	}

@@ -209,6 +209,8 @@ not json
 		lines := strings.Split(strings.TrimSpace(out), "\n")
 		require.Len(t, lines, 4)
 		assert.Contains(t, lines[1], `"error":"invalid JSON line`)
+		assert.Contains(t, lines[1], "for plain text use --file -", "a line of plain text gets the hint")
+		assert.NotContains(t, lines[2], "for plain text", "a JSON object with a missing field does not")
 		assert.Contains(t, lines[2], `{"id":3,"error":`)
 		assert.True(t, strings.HasPrefix(lines[3], `{"id":4,"answer":`), lines[3])
 	})
