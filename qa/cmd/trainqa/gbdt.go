@@ -126,22 +126,10 @@ func fitForest(rows [][]float32, y, w []float64, p gbdtParams) *core.Forest {
 		}
 		f.Trees = append(f.Trees, *t)
 		for i, r := range rows {
-			score[i] += predictTree(t, r)
+			score[i] += float64(t.Leaf(r))
 		}
 	}
 	return f
-}
-
-func predictTree(t *core.Tree, x []float32) float64 {
-	n := int32(0)
-	for t.Feat[n] >= 0 {
-		if x[t.Feat[n]] < t.Thr[n] {
-			n = t.Left[n]
-		} else {
-			n = t.Right[n]
-		}
-	}
-	return float64(t.Value[n])
 }
 
 // grow adds the subtree over rows to t and returns its node index.

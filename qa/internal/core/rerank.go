@@ -283,20 +283,24 @@ type Tree struct {
 	Value []float32
 }
 
+// Leaf returns the value of the leaf that row x falls into.
+func (t *Tree) Leaf(x []float32) float32 {
+	n := int32(0)
+	for t.Feat[n] >= 0 {
+		if x[t.Feat[n]] < t.Thr[n] {
+			n = t.Left[n]
+		} else {
+			n = t.Right[n]
+		}
+	}
+	return t.Value[n]
+}
+
 // Predict returns the forest's score of one feature row.
 func (f *Forest) Predict(x []float32) float64 {
 	s := f.Base
 	for ti := range f.Trees {
-		t := &f.Trees[ti]
-		n := int32(0)
-		for t.Feat[n] >= 0 {
-			if x[t.Feat[n]] < t.Thr[n] {
-				n = t.Left[n]
-			} else {
-				n = t.Right[n]
-			}
-		}
-		s += t.Value[n]
+		s += f.Trees[ti].Leaf(x)
 	}
 	return float64(s)
 }
