@@ -752,14 +752,7 @@ func evaluate(m *core.Model, exs []*example) (em, f1 float64) {
 		if !ok {
 			continue
 		}
-		pred := normalize(spanText(ex.p, best.Cand))
-		bem, bf := 0.0, 0.0
-		for _, g := range ex.gold {
-			if pred == g {
-				bem = 1
-			}
-			bf = math.Max(bf, tokenF1(pred, g))
-		}
+		bem, bf := scoreAnswer(normalize(spanText(ex.p, best.Cand)), ex.gold)
 		em += bem
 		f1 += bf
 	}
@@ -811,4 +804,16 @@ func tokenF1(pred, gold string) float64 {
 	}
 	pr, rc := float64(same)/float64(len(p)), float64(same)/float64(len(g))
 	return 2 * pr * rc / (pr + rc)
+}
+
+// scoreAnswer returns the exact match (0 or 1) and the best token F1 of a
+// normalised answer against the normalised gold answers.
+func scoreAnswer(pred string, gold []string) (em, f1 float64) {
+	for _, g := range gold {
+		if pred == g {
+			em = 1
+		}
+		f1 = math.Max(f1, tokenF1(pred, g))
+	}
+	return em, f1
 }

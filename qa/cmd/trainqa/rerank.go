@@ -63,14 +63,7 @@ func questionRows(m *core.Model, ex *example, k int) rquestion {
 	dn := c.NewDense(m, ss, gs)
 	for i, g := range gs {
 		rq.X = append(rq.X, dn.Row(i, nil))
-		pred := normalize(spanText(ex.p, g.Cand))
-		em, f1 := 0.0, 0.0
-		for _, gold := range ex.gold {
-			if pred == gold {
-				em = 1
-			}
-			f1 = math.Max(f1, tokenF1(pred, gold))
-		}
+		em, f1 := scoreAnswer(normalize(spanText(ex.p, g.Cand)), ex.gold)
 		rq.EM = append(rq.EM, em)
 		rq.F1 = append(rq.F1, f1)
 	}

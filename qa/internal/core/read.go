@@ -3,7 +3,6 @@ package core
 import (
 	"context"
 	"math"
-	"strings"
 )
 
 // A Scored is a candidate with its score and probability among all
@@ -74,17 +73,7 @@ func Best(d *Doc, ss []Scored) (Scored, float64, bool) {
 		return Scored{}, 0, false
 	}
 	mass := map[string]float64{}
-	key := func(s Scored) string {
-		var b strings.Builder
-		for i := s.S; i < s.E; i++ {
-			if d.Toks[i].Low == "the" || d.Toks[i].Low == "a" || d.Toks[i].Low == "an" || !d.Toks[i].Word {
-				continue
-			}
-			b.WriteString(d.Toks[i].Low)
-			b.WriteByte(' ')
-		}
-		return b.String()
-	}
+	key := func(s Scored) string { return answerKey(d, s.Cand) }
 	for _, s := range ss {
 		mass[key(s)] += s.P
 	}
