@@ -144,6 +144,8 @@ func main() {
 	flag.IntVar(&rr.k, "rerankk", 10, "answer groups the second stage chooses among")
 	flag.IntVar(&rr.use, "rerankuse", 10, "of the -rerankk groups, how many the second stage chooses among (so that cached rows serve smaller k)")
 	flag.StringVar(&rr.rows, "rerankrows", "", "cache of the out-of-fold rows of -rerank: read when it exists, else written")
+	flag.StringVar(&rr.foldCache, "rerankfoldcache", "", "cache of -rerank's first-stage fold models, files PREFIX-K.gob: read when they exist (they must come from the same first-stage flags and data), else written")
+	flag.BoolVar(&rr.allFolds, "rallfolds", false, "score the second stage on every held-out fold, not six")
 	flag.IntVar(&rr.gb.Trees, "rtrees", 200, "trees of the second stage")
 	flag.IntVar(&rr.gb.Depth, "rdepth", 3, "depth of the second stage's trees")
 	flag.Float64Var(&rr.gb.Rate, "rrate", 0.05, "learning rate of the second stage")

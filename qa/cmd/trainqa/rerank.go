@@ -28,6 +28,12 @@ var rr struct {
 	lr, l2   float64
 	average  bool
 	prune    string
+	// foldCache, when set, names files PREFIX-K.gob that keep the
+	// first-stage weights of fold K: read when they exist, else written,
+	// so that new dense features need no retraining of the first stage.
+	foldCache string
+	// allFolds scores the second stage on every held-out fold.
+	allFolds bool
 }
 
 // rquestion is one question's best answer groups as the second stage
@@ -95,8 +101,28 @@ func crossFit(m *core.Model, train []*example) []rquestion {
 			}
 		}
 		mk := &core.Model{W: make([]float32, len(m.W)), IDF: m.IDF, MaxIDF: m.MaxIDF}
-		fitSeeds(mk, in, nil, rr.seeds, rr.epochs, rr.lr, rr.l2, rr.average)
-		pruneWeights(mk, rr.prune)
+		cache := ""
+		if rr.foldCache != "" {
+			cache = fmt.Sprintf("%s-%d.gob", rr.foldCache, k)
+		}
+		if b, err := os.ReadFile(cache); cache != "" && err == nil {
+			if err := gob.NewDecoder(bytes.NewReader(b)).Decode(&mk.W); err != nil {
+				log.Fatalf("trainqa: %s: %v", cache, err)
+			}
+			log.Printf("fold %d: first stage read from %s", k, cache)
+		} else {
+			fitSeeds(mk, in, nil, rr.seeds, rr.epochs, rr.lr, rr.l2, rr.average)
+			pruneWeights(mk, rr.prune)
+			if cache != "" {
+				var b bytes.Buffer
+				if err := gob.NewEncoder(&b).Encode(mk.W); err != nil {
+					log.Fatalf("trainqa: %v", err)
+				}
+				if err := os.WriteFile(cache, b.Bytes(), 0o644); err != nil {
+					log.Fatalf("trainqa: %v", err)
+				}
+			}
+		}
 		em, f1, n := 0.0, 0.0, 0
 		for i, ex := range train {
 			if ex.art%rr.folds == k {
@@ -212,6 +238,12 @@ func runRerank(m *core.Model, train []*example, devPath, modelPath, out string) 
 	// Held-out folds: the second stage trained on the other folds' rows.
 	var s0, s1 [2]float64
 	evalFolds := []int{9, 4, 1, 0, 2, 3}
+	if rr.allFolds {
+		evalFolds = evalFolds[:0]
+		for k := range rr.folds {
+			evalFolds = append(evalFolds, k)
+		}
+	}
 	for _, k := range evalFolds {
 		var tr, te []rquestion
 		for _, q := range qs {
@@ -230,8 +262,8 @@ func runRerank(m *core.Model, train []*example, devPath, modelPath, out string) 
 		s1[1] += f11
 	}
 	nf := float64(len(evalFolds))
-	log.Printf("six-fold mean: first stage EM %.2f F1 %.2f; reranked EM %.2f F1 %.2f (%+.2f/%+.2f)",
-		s0[0]/nf, s0[1]/nf, s1[0]/nf, s1[1]/nf, (s1[0]-s0[0])/nf, (s1[1]-s0[1])/nf)
+	log.Printf("%d-fold mean: first stage EM %.2f F1 %.2f; reranked EM %.2f F1 %.2f (%+.2f/%+.2f)",
+		len(evalFolds), s0[0]/nf, s0[1]/nf, s1[0]/nf, s1[1]/nf, (s1[0]-s0[0])/nf, (s1[1]-s0[1])/nf)
 	f := fitRerank(qs)
 	if devPath != "" {
 		sm, err := readModel(modelPath)

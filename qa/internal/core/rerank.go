@@ -70,6 +70,7 @@ var DenseNames = []string{
 	"dist", "qterms", "lenratio", "caps", "digits", "hsent", "sbest",
 	"smass", "omass", "cmass", "tokmean", "tokmin", "before", "after", "topsmass",
 	"topagree", "toplen", "topdist", "topsrank", "topecho",
+	"lwin", "rwin", "ldist", "rdist", "vdist", "bigrams", "hdist", "cov", "covgap", "order",
 }
 
 // NumDense is the length of a dense row: DenseNames, then the first
@@ -86,6 +87,8 @@ type Dense struct {
 	tok, sent []float64
 	ss        []Scored
 	top       []float32
+	// topCov is the best group's window coverage (see align).
+	topCov float32
 }
 
 // NewDense prepares the dense features of gs, the groups of ss.
@@ -102,6 +105,7 @@ func (c *Ctx) NewDense(m *Model, ss []Scored, gs []Group) *Dense {
 		// The best group's own agreement, length, distance, sentence rank
 		// and echo, for every row.
 		d.top = []float32{x[6], x[5], x[24], x[10], x[23]}
+		d.topCov = x[len(DenseNames)-3]
 	}
 	return d
 }
@@ -140,6 +144,14 @@ func (d *Dense) Row(i int, out []float32) []float32 {
 	} else {
 		out = append(out, d.top...)
 	}
+	al := c.align(g.Cand)
+	cov := al[7]
+	tc := d.topCov
+	if d.top == nil {
+		tc = cov
+	}
+	out = append(out, al[:8]...)
+	out = append(out, tc-cov, al[8])
 	fs, ends := c.FeatureParts(g.Cand, nil, nil)
 	from := 0
 	for _, e := range ends {
@@ -147,6 +159,83 @@ func (d *Dense) Row(i int, out []float32) []float32 {
 		from = e
 	}
 	return out
+}
+
+// alignWin is the window, in tokens either side of a span, of align.
+const alignWin = 10
+
+// align returns how the question's words stand around the span g in its
+// sentence: the share of the question's weight within alignWin tokens
+// before it and after it, the distance to the nearest matched word on
+// each side and to the nearest word that matches a verb of the
+// question, the question
+// bigrams in the window (counted at their first word), the distance to the question's head noun, the
+// share of the question's weight in the window on both sides, and the
+// share of the window's matched words whose side of the span is their
+// side of the wh-word in the question (1 when there are none).
+func (c *Ctx) align(g Cand) [9]float32 {
+	T := c.D.Toks
+	si := T[g.S].Sent
+	from, to := c.D.Sents[si][0], c.D.Sents[si][1]
+	ldist, rdist, vdist, hdist := 40, 40, 40, 40
+	var lw, rw, all float64
+	seenL, seenR, seen := map[string]bool{}, map[string]bool{}, map[string]bool{}
+	bigrams, agree, n := 0, 0, 0
+	for j := from; j < to; j++ {
+		if j >= g.S && j < g.E {
+			continue
+		}
+		d := g.S - j
+		left := j < g.S
+		if !left {
+			d = j - g.E + 1
+		}
+		if c.hd != "" && T[j].Stem == c.hd {
+			hdist = min(hdist, d)
+		}
+		if c.match[j] == 0 {
+			continue
+		}
+		if left {
+			ldist = min(ldist, d)
+		} else {
+			rdist = min(rdist, d)
+		}
+		if qp := c.qpos[j]; qp >= 0 && qp < len(c.Q.Toks) && strings.HasPrefix(c.Q.Toks[qp].Tag, "VB") {
+			vdist = min(vdist, d)
+		}
+		if d > alignWin {
+			continue
+		}
+		if c.bigram[j] && j+1 < to && (j+1 < g.S || j+1 >= g.E) {
+			bigrams++
+		}
+		st := T[j].Stem
+		if left && !seenL[st] {
+			seenL[st] = true
+			lw += c.match[j]
+		}
+		if !left && !seenR[st] {
+			seenR[st] = true
+			rw += c.match[j]
+		}
+		if !seen[st] {
+			seen[st] = true
+			all += c.match[j]
+			if c.Q.WhPos >= 0 && c.qpos[j] >= 0 && c.qpos[j] != c.Q.WhPos {
+				n++
+				if (c.qpos[j] < c.Q.WhPos) == left {
+					agree++
+				}
+			}
+		}
+	}
+	order := float32(1)
+	if n > 0 {
+		order = float32(agree) / float32(n)
+	}
+	return [9]float32{float32(lw / c.qTotal), float32(rw / c.qTotal), float32(ldist), float32(rdist),
+		float32(vdist), float32(bigrams), float32(hdist), float32(all / c.qTotal), order}
 }
 
 var qtypeIDs = map[string]int{TOther: 0, TDate: 1, TMoney: 2, TPercent: 3, TNumber: 4, TName: 5, TAmount: 6, TQuantity: 7, TPlace: 8}

@@ -138,3 +138,54 @@ func TestDecodeForestRejects(t *testing.T) {
 		})
 	}
 }
+
+func TestAlign(t *testing.T) {
+	d, err := NewDoc("Marie Curie died in 1934 near Paris. The capital of France, Paris, is large.", 0)
+	require.NoError(t, err)
+	idf := func(string) float64 { return 2 }
+	span := func(text string) Cand {
+		for _, c := range AllCandidates(d) {
+			if answerKey(d, c) == text {
+				return c
+			}
+		}
+		t.Fatalf("no candidate %q", text)
+		return Cand{}
+	}
+	tests := []struct {
+		name, question, span string
+		// lwin, rwin, ldist, rdist, vdist, bigrams, hdist, cov, order
+		// (the question's words follow its wh-word, the context's come
+		// before the span: order 0)
+		want [9]float32
+	}{
+		// The tagger takes "die" in the question for a noun, so "died"
+		// is no verb match.
+		{"the matched words just before", "When did Curie die?", "1934 ",
+			[9]float32{1, 0, 2, 40, 40, 1, 40, 1, 0}},
+		// "year" is not matched: two of the three terms' weight.
+		{"the matched verb just before", "In what year had Curie died?", "1934 ",
+			[9]float32{0.6666667, 0, 2, 40, 2, 1, 40, 0.6666667, 0}},
+		{"nothing matched around", "When did Curie die?", "france ",
+			[9]float32{0, 0, 40, 40, 40, 0, 40, 0, 1}},
+		{"the head noun in apposition", "What is the capital of France?", "paris ",
+			[9]float32{1, 0, 2, 40, 40, 0, 4, 1, 0}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			q, err := NewQuestion(tt.question, idf)
+			require.NoError(t, err)
+			c := NewCtx(d, q, idf)
+			cd := span(tt.span)
+			if tt.span == "paris " {
+				// The second Paris, after "The capital of France,".
+				for _, x := range AllCandidates(d) {
+					if answerKey(d, x) == "paris " && x.S > cd.S {
+						cd = x
+					}
+				}
+			}
+			assert.Equal(t, tt.want, c.align(cd))
+		})
+	}
+}
