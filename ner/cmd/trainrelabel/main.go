@@ -35,6 +35,7 @@ func main() {
 	loss := flag.String("loss", "log", "log (softmax regression, AdaGrad) or perceptron")
 	lr := flag.Float64("lr", 0.1, "AdaGrad rate (-loss log)")
 	l2 := flag.Float64("l2", 1e-4, "L2 penalty (-loss log)")
+	prune := flag.Float64("prune", 0, "drop weights smaller than this in magnitude")
 	flag.Parse()
 	log.SetFlags(log.Ltime)
 	d, err := readDump(*in)
@@ -73,6 +74,7 @@ func main() {
 				}
 			}
 			m := train(d.Labels, tr, E, *seed, *loss, float32(*lr), float32(*l2))
+			m.Prune(float32(*prune))
 			for i := range exs {
 				if d.Recs[i].Fold == k {
 					scores[i] = m.ScoresOf(&exs[i].F)
@@ -91,6 +93,7 @@ func main() {
 		return
 	}
 	m := train(d.Labels, exs, bestE, *seed, *loss, float32(*lr), float32(*l2))
+	m.Prune(float32(*prune))
 	m.Margin, m.MarginNone = bestM[0], bestM[1]
 	f, err := os.Create(*out)
 	if err != nil {

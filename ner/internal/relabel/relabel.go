@@ -9,8 +9,8 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/textanalysis/go-textanalysis/ner/internal/tagger"
 )
@@ -96,9 +96,31 @@ func slot(h uint64, y int) uint32 {
 	return uint32(mix(h+uint64(y+1)*0x9E3779B97F4A7C15) & (1<<bits - 1))
 }
 
-// shape maps a word to its collapsed shape (Xx, d, x.x ...).
-func shape(w string) string {
-	var b strings.Builder
+// lower hashes s in lower case, then a separator.
+func (h hash) lower(s string) hash {
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			if 'A' <= c && c <= 'Z' {
+				c += 'a' - 'A'
+			}
+			h = (h ^ hash(c)) * fnvPrime
+			i++
+			continue
+		}
+		r, n := utf8.DecodeRuneInString(s[i:])
+		var b [utf8.UTFMax]byte
+		for _, c := range b[:utf8.EncodeRune(b[:], unicode.ToLower(r))] {
+			h = (h ^ hash(c)) * fnvPrime
+		}
+		i += n
+	}
+	return (h ^ 0xff) * fnvPrime
+}
+
+// shape hashes the collapsed shape of w (Xx, d, x.x ...), then a
+// separator.
+func (h hash) shape(w string) hash {
 	prev := rune(-1)
 	for _, r := range w {
 		c := r
@@ -111,11 +133,21 @@ func shape(w string) string {
 			c = 'd'
 		}
 		if c != prev {
-			b.WriteRune(c)
+			h = (h ^ hash(c)) * fnvPrime
 			prev = c
 		}
 	}
-	return b.String()
+	return (h ^ 0xff) * fnvPrime
+}
+
+// suffix returns the last n code points of w.
+func suffix(w string, n int) string {
+	i := len(w)
+	for ; n > 0 && i > 0; n-- {
+		_, k := utf8.DecodeLastRuneInString(w[:i])
+		i -= k
+	}
+	return w[i:]
 }
 
 // marginBin buckets a score difference d ≤ 0 (or above) on a log scale.
@@ -144,11 +176,11 @@ var valSlot = slot(uint64(start(33)), -1)
 func Extract(f *Features, c *Candidate) {
 	f.X = f.X[:0]
 	add := func(h hash) { f.X = append(f.X, uint64(h)) }
-	lower := func(i int) string {
+	word := func(i int) string {
 		if i < 0 || i >= len(c.Words) {
 			return "<s>"
 		}
-		return strings.ToLower(c.Words[i])
+		return c.Words[i]
 	}
 	coarse := func(i int) int {
 		if i < 0 || i >= len(c.Clus) {
@@ -178,41 +210,38 @@ func Extract(f *Features, c *Candidate) {
 	add(start(3).num(cs))
 	add(start(4).num(c.Pred).num(cs))
 	add(start(5).num(min(n, 6)))
-	var span, shp strings.Builder
+	span, shp := start(7), start(8)
 	for i := c.Start; i < c.End; i++ {
-		span.WriteString(lower(i))
-		span.WriteByte(' ')
+		span = span.lower(word(i))
 		if i-c.Start < 6 {
-			shp.WriteString(shape(c.Words[i]))
-			shp.WriteByte(' ')
+			shp = shp.shape(word(i))
 		}
 		if i > c.Start && i < c.End-1 {
-			add(start(6).str(lower(i)))
+			add(start(6).lower(word(i)))
 		}
 	}
-	add(start(7).str(span.String()))
-	add(start(8).str(shp.String()))
-	add(start(9).str(lower(c.Start)))
-	add(start(10).str(lower(c.End - 1)))
+	add(span)
+	add(shp)
+	add(start(9).lower(word(c.Start)))
+	add(start(10).lower(word(c.End - 1)))
 	add(start(11).num(coarse(c.Start)))
 	add(start(12).num(coarse(c.End - 1)))
 	add(start(13).num(fine(c.Start)))
 	add(start(14).num(fine(c.End - 1)))
-	add(start(15).str(lower(c.Start - 1)))
-	add(start(16).str(lower(c.Start - 2)))
-	add(start(17).str(lower(c.End)))
-	add(start(18).str(lower(c.End + 1)))
+	add(start(15).lower(word(c.Start - 1)))
+	add(start(16).lower(word(c.Start - 2)))
+	add(start(17).lower(word(c.End)))
+	add(start(18).lower(word(c.End + 1)))
 	add(start(19).num(coarse(c.Start - 1)))
 	add(start(20).num(coarse(c.End)))
-	add(start(21).str(lower(c.Start - 1)).str(lower(c.End)))
-	last := lower(c.End - 1)
-	if r := []rune(last); len(r) > 3 {
-		add(start(22).str(string(r[len(r)-3:])))
+	add(start(21).lower(word(c.Start - 1)).lower(word(c.End)))
+	if last := word(c.End - 1); utf8.RuneCountInString(last) > 3 {
+		add(start(22).lower(suffix(last, 3)))
 	}
-	if cs == 0 && c.Start < len(c.Words) {
-		add(start(23).str(c.Words[c.Start]).str(c.Words[c.End-1]))
+	if cs == 0 {
+		add(start(23).str(word(c.Start)).str(word(c.End - 1)))
 		if c.Start-1 >= 0 {
-			add(start(24).str(shape(c.Words[c.Start-1])))
+			add(start(24).shape(word(c.Start - 1)))
 		}
 	}
 	if c.Gaz == 0 && c.Lower == 0 {
@@ -394,4 +423,13 @@ func Read(data []byte) (*Model, error) {
 		m.w[i] = float32(int16(binary.LittleEndian.Uint16(q[:]))) * hd[2]
 	}
 	return m, nil
+}
+
+// Prune zeroes the weights smaller than p in magnitude.
+func (m *Model) Prune(p float32) {
+	for i, v := range m.w {
+		if v < p && v > -p {
+			m.w[i] = 0
+		}
+	}
 }
