@@ -6,6 +6,7 @@ import (
 	"slices"
 	"sync"
 
+	"github.com/textanalysis/go-textanalysis/ner/internal/relabel"
 	"github.com/textanalysis/go-textanalysis/ner/internal/tagger"
 )
 
@@ -24,6 +25,9 @@ type ModelInfo struct {
 //go:embed models/ontonotes.bin
 var ontonotesData []byte
 
+//go:embed models/ontonotes-relabel.bin
+var ontonotesRelabelData []byte
+
 //go:embed models/conll.bin
 var conllData []byte
 
@@ -31,8 +35,15 @@ type entry struct {
 	name, desc string
 	labels     []Label
 	data       []byte
+	relabel    []byte           // the second stage's model; nil for none
 	mapping    map[string]Label // model label → Label; identity when absent
-	once       func() (*tagger.Model, error)
+	once       func() (*loaded, error)
+}
+
+// loaded is a model's decoded form.
+type loaded struct {
+	tagger  *tagger.Model
+	relabel *relabel.Model
 }
 
 var registry = func() []*entry {
@@ -43,7 +54,8 @@ var registry = func() []*entry {
 				"trained on the OntoNotes 5.0 English training split (CoNLL-2012), LDC research licence",
 			labels: []Label{Person, NORP, FAC, Org, GPE, Loc, Product, Event, WorkOfArt, Law, Language,
 				Date, Time, Percent, Money, Quantity, Ordinal, Cardinal},
-			data: ontonotesData,
+			data:    ontonotesData,
+			relabel: ontonotesRelabelData,
 		},
 		{
 			name: "conll",
@@ -55,23 +67,30 @@ var registry = func() []*entry {
 		},
 	}
 	for _, e := range es {
-		e.once = sync.OnceValues(func() (m *tagger.Model, err error) {
+		e.once = sync.OnceValues(func() (lm *loaded, err error) {
 			defer func() {
 				if r := recover(); r != nil {
-					m, err = nil, fmt.Errorf("ner: load model %s: %v", e.name, r)
+					lm, err = nil, fmt.Errorf("ner: load model %s: %v", e.name, r)
 				}
 			}()
-			m, err = tagger.Read(e.data)
+			lm = &loaded{}
+			lm.tagger, err = tagger.Read(e.data)
 			if err != nil {
 				return nil, fmt.Errorf("ner: load model %s: %w", e.name, err)
 			}
-			return m, nil
+			if e.relabel != nil {
+				lm.relabel, err = relabel.Read(e.relabel)
+				if err != nil {
+					return nil, fmt.Errorf("ner: load model %s: %w", e.name, err)
+				}
+			}
+			return lm, nil
 		})
 	}
 	return es
 }()
 
-func (e *entry) load() (*tagger.Model, error) { return e.once() }
+func (e *entry) load() (*loaded, error) { return e.once() }
 
 func (e *entry) mapLabel(l string) Label {
 	if v, ok := e.mapping[l]; ok {

@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/textanalysis/go-textanalysis/internal/align"
+	"github.com/textanalysis/go-textanalysis/ner/internal/relabel"
 	"github.com/textanalysis/go-textanalysis/ner/internal/tagger"
 )
 
@@ -76,9 +77,10 @@ var ErrTooLong = errors.New("ner: text too long")
 type Recognizer struct {
 	info     ModelInfo
 	m        *tagger.Model
-	labels   []Label // model label index → Label
+	rl       *relabel.Model // second stage: relabels the tagger's entities; nil for none
+	labels   []Label        // model label index → Label
 	maxRunes int
-	pool     sync.Pool // *tagger.Buffers
+	pool     sync.Pool // *buffers
 }
 
 // New returns a Recognizer for opts.Model. The model's weights are decoded
@@ -94,18 +96,19 @@ func New(opts Options) (*Recognizer, error) {
 	if e == nil {
 		return nil, fmt.Errorf("%w %q (known: %s)", ErrUnknownModel, name, strings.Join(modelNames(), ", "))
 	}
-	m, err := e.load()
+	lm, err := e.load()
 	if err != nil {
 		return nil, err
 	}
-	r := &Recognizer{info: e.info(), m: m, maxRunes: opts.MaxRunes}
+	m := lm.tagger
+	r := &Recognizer{info: e.info(), m: m, rl: lm.relabel, maxRunes: opts.MaxRunes}
 	if r.maxRunes <= 0 {
 		r.maxRunes = DefaultMaxRunes
 	}
 	for _, l := range m.Labels {
 		r.labels = append(r.labels, e.mapLabel(l))
 	}
-	r.pool.New = func() any { return new(tagger.Buffers) }
+	r.pool.New = func() any { return new(buffers) }
 	return r, nil
 }
 
@@ -126,8 +129,9 @@ func (r *Recognizer) Recognize(ctx context.Context, text string) ([]Entity, erro
 	text = align.Valid(text)
 	// The model reads NFC; offsets and texts come from the text as given.
 	nfc := align.NFC(text)
-	b := r.pool.Get().(*tagger.Buffers)
-	defer r.pool.Put(b)
+	bb := r.pool.Get().(*buffers)
+	defer r.pool.Put(bb)
+	b := &bb.tagger
 	toks := tagger.Tokenize(b.Toks[:0], nfc.Text)
 	b.Toks = toks
 	ents := []Entity{}
@@ -152,6 +156,9 @@ func (r *Recognizer) Recognize(ctx context.Context, text string) ([]Entity, erro
 		}
 		j := tagger.SentenceEnd(nfc.Text, toks, i)
 		chunks = r.m.Tag(chunks[:0], nfc.Text, toks[i:j], b)
+		if r.rl != nil {
+			chunks = bb.relabel(r.m, r.rl, chunks, nfc.Text, toks[i:j])
+		}
 		for _, c := range chunks {
 			ts, te, ok := bounds(nfc.Text, toks, i+c.Start, i+c.End, r.labels[c.Label])
 			if ts < prevEnd {
@@ -173,4 +180,29 @@ func (r *Recognizer) Recognize(ctx context.Context, text string) ([]Entity, erro
 		i = j
 	}
 	return ents, nil
+}
+
+// buffers is the scratch space of one Recognize call.
+type buffers struct {
+	tagger tagger.Buffers
+	cand   relabel.Candidate
+	feats  relabel.Features
+	scores []float32
+}
+
+// relabel applies the second stage to the entities chunks the last Tag
+// call found in toks of text: it may change an entity's label or drop it.
+func (bb *buffers) relabel(m *tagger.Model, rl *relabel.Model, chunks []tagger.Chunk, text string, toks []tagger.Span) []tagger.Chunk {
+	out := chunks[:0]
+	for _, c := range chunks {
+		relabel.FromTagger(&bb.cand, m, &bb.tagger, text, toks, c)
+		var y int
+		y, bb.scores = rl.Relabel(&bb.feats, bb.scores, &bb.cand)
+		if y < 0 {
+			continue
+		}
+		c.Label = y
+		out = append(out, c)
+	}
+	return out
 }

@@ -18,6 +18,13 @@
 //	    -repeat-train 3 -also DATA/ontonotes/train.jsonl.gz -extra2 -extra3 \
 //	    -hyphen-misc -strip-edges -seeds 4 -out ner/models/conll.bin
 //
+// With -oof FILE it instead trains -oof-folds taggers (with the same
+// flags), each without one fold of the training documents, and writes the
+// entities each finds in its own fold, with the gold labels, for
+// ner/cmd/trainrelabel, which trains the ontonotes model's second stage;
+// -clusters-from takes the word clusters of a model file, so that these
+// taggers read the clusters of the model the second stage will follow.
+//
 // Only the training portions are learned from (and, for -cluster-data, also
 // the paragraphs of SQuAD-format files, without their questions); -dev only reports precision,
 // recall and F1 per label. Word clusters are computed from the training

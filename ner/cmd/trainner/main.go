@@ -141,6 +141,11 @@ func main() {
 			log.Fatal(err)
 		}
 		log.Printf("%d words clustered", len(clus))
+	case *clustersFrom != "":
+		clus, err = modelClusters(*clustersFrom)
+		if err != nil {
+			log.Fatal(err)
+		}
 	case *clusters != "":
 		clus, err = readClusters(*clusters)
 		if err != nil {
@@ -154,11 +159,18 @@ func main() {
 			log.Printf("epoch %d: held-out F1 %.2f", ep, 100*f)
 		}
 	}
-	m, hashes, err := tagger.Train(tr, tagger.TrainOptions{
+	topt := tagger.TrainOptions{
 		Labels: ls, Epochs: *epochs, MinCount: *minCount, Prune: float32(*prune),
 		Folds: *folds, Clusters: clus, Extra: *extra, Extra2: *extra2, Extra3: *extra3, Extra4: *extra4, BILOU: *bilou, GazLower: *gazLower, GazLowerAll: *gazLowerAll, Seeds: *seeds, Logf: log.Printf,
 		OnEpoch: onEpoch,
-	})
+	}
+	if *oofOut != "" {
+		if err := runOOF(tr, topt, *oofFolds, *oofOut); err != nil {
+			log.Fatal(err)
+		}
+		return
+	}
+	m, hashes, err := tagger.Train(tr, topt)
 	if err != nil {
 		log.Fatal(err)
 	}

@@ -42,6 +42,7 @@ type Model struct {
 	mask   uint64
 	packed []uint32
 	qtrans []float32
+	qscale float32 // the real value of one quantized unit
 }
 
 func fingerprint(mixed uint64) uint64 { return (mixed >> 32) | 1 }
@@ -85,6 +86,7 @@ func (m *Model) buildTable(hashes []uint64) error {
 	m.slots = make([]uint64, size)
 	m.mask = uint64(size - 1)
 	scale := m.quantScale()
+	m.qscale = scale
 	m.packed = make([]uint32, len(m.w))
 	for k, v := range m.w {
 		m.packed[k] = uint32(m.tag[k])<<16 | uint32(uint16(quantize(v, scale)))

@@ -1,0 +1,435 @@
+package relabel
+
+import (
+	"bufio"
+	"bytes"
+	"compress/gzip"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/textanalysis/go-textanalysis/ner/internal/tagger"
+)
+
+// A Candidate is one entity the tagger found, with what the relabeler
+// reads of it.
+type Candidate struct {
+	Words      []string  // the sentence's tokens from two before the entity to two after
+	Clus       []int32   // the word cluster of each word, -1 for none
+	Start, End int       // the entity's words in Words
+	Pred       int       // the tagger's label
+	Scores     []float32 // the tagging's score with the entity as each label, then as O
+	Gaz, Lower uint32    // the gazetteer's labels for the entity's words, as written and in lower case
+	Caps, Lows bool      // the sentence is mostly capitals / has no capital
+}
+
+// Window is the number of context words kept on each side.
+const Window = 2
+
+// FromTagger fills c with the entity ch of the last m.Tag call with b on
+// the tokens toks of text, reusing c's slices.
+func FromTagger(c *Candidate, m *tagger.Model, b *tagger.Buffers, text string, toks []tagger.Span, ch tagger.Chunk) {
+	a, z := max(0, ch.Start-Window), min(len(toks), ch.End+Window)
+	c.Words, c.Clus = c.Words[:0], c.Clus[:0]
+	for i := a; i < z; i++ {
+		c.Words = append(c.Words, text[toks[i].Start:toks[i].End])
+		c.Clus = append(c.Clus, b.Doc.Cluster(i))
+	}
+	c.Start, c.End, c.Pred = ch.Start-a, ch.End-a, ch.Label
+	c.Scores = m.SpanScores(c.Scores[:0], b, ch)
+	c.Gaz, c.Lower = m.Gaz.Lookup(text, toks[ch.Start:ch.End])
+	c.Caps, c.Lows = b.Doc.Case()
+}
+
+// A Model is a trained relabeler: a linear model over the candidate's
+// features for each label and for "no entity" (class len(Labels)).
+// It is read-only after loading and safe for concurrent use.
+type Model struct {
+	Labels []string
+	// Margin is how much the best other label must beat the tagger's
+	// label, and MarginNone how much "no entity" must, for a change.
+	Margin, MarginNone float32
+	w                  []float32 // hashed weights, 1<<bits
+}
+
+const bits = 22
+
+// A hash is an FNV-1a hash of a feature's parts.
+type hash uint64
+
+const (
+	fnvOffset hash = 14695981039346656037
+	fnvPrime  hash = 1099511628211
+)
+
+func start(tmpl byte) hash { return (fnvOffset ^ hash(tmpl)) * fnvPrime }
+
+func (h hash) str(s string) hash {
+	for i := 0; i < len(s); i++ {
+		h = (h ^ hash(s[i])) * fnvPrime
+	}
+	return (h ^ 0xff) * fnvPrime
+}
+
+func (h hash) num(n int) hash {
+	for k := 0; k < 4; k++ {
+		h = (h ^ hash(byte(n>>(8*k)))) * fnvPrime
+	}
+	return h
+}
+
+func mix(h uint64) uint64 {
+	h ^= h >> 33
+	h *= 0xff51afd7ed558ccd
+	h ^= h >> 33
+	h *= 0xc4ceb9fe1a85ec53
+	h ^= h >> 33
+	return h
+}
+
+// slot is the weight index of feature h for class y.
+func slot(h uint64, y int) uint32 {
+	return uint32(mix(h+uint64(y+1)*0x9E3779B97F4A7C15) & (1<<bits - 1))
+}
+
+// lower hashes s in lower case, then a separator.
+func (h hash) lower(s string) hash {
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			if 'A' <= c && c <= 'Z' {
+				c += 'a' - 'A'
+			}
+			h = (h ^ hash(c)) * fnvPrime
+			i++
+			continue
+		}
+		r, n := utf8.DecodeRuneInString(s[i:])
+		var b [utf8.UTFMax]byte
+		for _, c := range b[:utf8.EncodeRune(b[:], unicode.ToLower(r))] {
+			h = (h ^ hash(c)) * fnvPrime
+		}
+		i += n
+	}
+	return (h ^ 0xff) * fnvPrime
+}
+
+// shape hashes the collapsed shape of w (Xx, d, x.x ...), then a
+// separator.
+func (h hash) shape(w string) hash {
+	prev := rune(-1)
+	for _, r := range w {
+		c := r
+		switch {
+		case unicode.IsUpper(r):
+			c = 'X'
+		case unicode.IsLetter(r):
+			c = 'x'
+		case unicode.IsDigit(r):
+			c = 'd'
+		}
+		if c != prev {
+			h = (h ^ hash(c)) * fnvPrime
+			prev = c
+		}
+	}
+	return (h ^ 0xff) * fnvPrime
+}
+
+// suffix returns the last n code points of w.
+func suffix(w string, n int) string {
+	i := len(w)
+	for ; n > 0 && i > 0; n-- {
+		_, k := utf8.DecodeLastRuneInString(w[:i])
+		i -= k
+	}
+	return w[i:]
+}
+
+// marginBin buckets a score difference d ≤ 0 (or above) on a log scale.
+func marginBin(d float32) int {
+	if d >= 0 {
+		if d == 0 {
+			return 0
+		}
+		return 100 + min(12, int(2*math.Log2(1+float64(d))))
+	}
+	return 1 + min(16, int(3*math.Log2(1+float64(-d))))
+}
+
+// Features holds a candidate's features: class-independent ones (to be
+// paired with each class) and, per class, its own.
+type Features struct {
+	X   []uint64
+	Per [][2]uint64 // per class: its score bin shared over classes, and the same paired with the class
+	Val []float32   // per class: its score less the tagger's label's, scaled, for one shared weight
+}
+
+// valSlot is the weight of Features.Val.
+var valSlot = slot(uint64(start(33)), -1)
+
+// Extract fills f with the features of c.
+func Extract(f *Features, c *Candidate) {
+	f.X = f.X[:0]
+	add := func(h hash) { f.X = append(f.X, uint64(h)) }
+	word := func(i int) string {
+		if i < 0 || i >= len(c.Words) {
+			return "<s>"
+		}
+		return c.Words[i]
+	}
+	coarse := func(i int) int {
+		if i < 0 || i >= len(c.Clus) {
+			return -2
+		}
+		if c.Clus[i] < 0 {
+			return -1
+		}
+		return int(c.Clus[i] & 0x1fff)
+	}
+	fine := func(i int) int {
+		if i < 0 || i >= len(c.Clus) || c.Clus[i] < 0 {
+			return -1
+		}
+		return int(c.Clus[i] >> 16)
+	}
+	cs := 0
+	switch {
+	case c.Caps:
+		cs = 1
+	case c.Lows:
+		cs = 2
+	}
+	n := c.End - c.Start
+	add(start(1))
+	add(start(2).num(c.Pred))
+	add(start(3).num(cs))
+	add(start(4).num(c.Pred).num(cs))
+	add(start(5).num(min(n, 6)))
+	span, shp := start(7), start(8)
+	for i := c.Start; i < c.End; i++ {
+		span = span.lower(word(i))
+		if i-c.Start < 6 {
+			shp = shp.shape(word(i))
+		}
+		if i > c.Start && i < c.End-1 {
+			add(start(6).lower(word(i)))
+		}
+	}
+	add(span)
+	add(shp)
+	add(start(9).lower(word(c.Start)))
+	add(start(10).lower(word(c.End - 1)))
+	add(start(11).num(coarse(c.Start)))
+	add(start(12).num(coarse(c.End - 1)))
+	add(start(13).num(fine(c.Start)))
+	add(start(14).num(fine(c.End - 1)))
+	add(start(15).lower(word(c.Start - 1)))
+	add(start(16).lower(word(c.Start - 2)))
+	add(start(17).lower(word(c.End)))
+	add(start(18).lower(word(c.End + 1)))
+	add(start(19).num(coarse(c.Start - 1)))
+	add(start(20).num(coarse(c.End)))
+	add(start(21).lower(word(c.Start - 1)).lower(word(c.End)))
+	if last := word(c.End - 1); utf8.RuneCountInString(last) > 3 {
+		add(start(22).lower(suffix(last, 3)))
+	}
+	if cs == 0 {
+		add(start(23).str(word(c.Start)).str(word(c.End - 1)))
+		if c.Start-1 >= 0 {
+			add(start(24).shape(word(c.Start - 1)))
+		}
+	}
+	if c.Gaz == 0 && c.Lower == 0 {
+		add(start(25))
+	}
+	for k := 0; k < 32; k++ {
+		if c.Gaz&(1<<k) != 0 {
+			add(start(26).num(k))
+			add(start(27).num(k).num(c.Pred))
+		}
+		if c.Lower&(1<<k) != 0 {
+			add(start(28).num(k))
+		}
+	}
+	L := len(c.Scores) - 1
+	best := c.Scores[c.Pred]
+	second := float32(math.Inf(-1))
+	for k := 0; k < L; k++ {
+		if k != c.Pred {
+			second = max(second, c.Scores[k])
+		}
+	}
+	add(start(29).num(marginBin(best - second)))
+	add(start(30).num(marginBin(best - c.Scores[L])))
+	f.Per, f.Val = f.Per[:0], f.Val[:0]
+	for y := 0; y <= L; y++ {
+		b := marginBin(c.Scores[y] - best)
+		f.Per = append(f.Per, [2]uint64{uint64(start(31).num(b)), uint64(start(32).num(b).num(y))})
+		f.Val = append(f.Val, max(-4, (c.Scores[y]-best)/8))
+	}
+}
+
+// score returns the score of class y for features f under weights w.
+func score(w []float32, f *Features, y int) float32 {
+	var s float32
+	for _, h := range f.X {
+		s += w[slot(h, y)]
+	}
+	p := f.Per[y]
+	return s + w[slot(p[0], -1)] + w[slot(p[1], -1)] + w[valSlot]*f.Val[y]
+}
+
+// Scores appends the score of every class for c to dst; f is scratch.
+func (m *Model) Scores(dst []float32, f *Features, c *Candidate) []float32 {
+	Extract(f, c)
+	for y := range f.Per {
+		dst = append(dst, score(m.w, f, y))
+	}
+	return dst
+}
+
+// Relabel returns the label the candidate should have, or -1 for no
+// entity; f and buf are scratch space.
+func (m *Model) Relabel(f *Features, buf []float32, c *Candidate) (int, []float32) {
+	buf = m.Scores(buf[:0], f, c)
+	return m.decide(buf, c.Pred), buf
+}
+
+func (m *Model) decide(s []float32, pred int) int {
+	L := len(s) - 1
+	best, arg := float32(math.Inf(-1)), pred
+	for y := 0; y < L; y++ {
+		if y != pred && s[y] > best {
+			best, arg = s[y], y
+		}
+	}
+	out := pred
+	top := s[pred] + m.Margin
+	if best > top {
+		out = arg
+		top = best
+	}
+	if s[L] > max(top, s[pred]+m.MarginNone) {
+		return -1
+	}
+	return out
+}
+
+const magic = "NERRELABEL1\n"
+
+// Write writes the model (non-zero weights, int16-quantized, gzip).
+func (m *Model) Write(w io.Writer) error {
+	zw, err := gzip.NewWriterLevel(w, gzip.BestCompression)
+	if err != nil {
+		return err
+	}
+	bw := bufio.NewWriter(zw)
+	var scratch [binary.MaxVarintLen64]byte
+	uv := func(x uint64) { bw.Write(scratch[:binary.PutUvarint(scratch[:], x)]) }
+	bw.WriteString(magic)
+	uv(uint64(len(m.Labels)))
+	for _, l := range m.Labels {
+		uv(uint64(len(l)))
+		bw.WriteString(l)
+	}
+	var maxAbs float32
+	nz := 0
+	for _, v := range m.w {
+		maxAbs = max(maxAbs, float32(math.Abs(float64(v))))
+	}
+	scale := maxAbs / 32767
+	if scale == 0 {
+		scale = 1
+	}
+	for _, v := range m.w {
+		if quant(v, scale) != 0 {
+			nz++
+		}
+	}
+	binary.Write(bw, binary.LittleEndian, [3]float32{m.Margin, m.MarginNone, scale})
+	uv(uint64(nz))
+	last := 0
+	for i, v := range m.w {
+		if q := quant(v, scale); q != 0 {
+			uv(uint64(i - last))
+			last = i
+			binary.Write(bw, binary.LittleEndian, q)
+		}
+	}
+	if err := bw.Flush(); err != nil {
+		return err
+	}
+	return zw.Close()
+}
+
+func quant(v, scale float32) int16 {
+	return int16(max(-32767, min(32767, math.Round(float64(v/scale)))))
+}
+
+var errFormat = errors.New("bad relabeler data")
+
+// Read reads a model written by Write.
+func Read(data []byte) (*Model, error) {
+	zr, err := gzip.NewReader(bytes.NewReader(data))
+	if err != nil {
+		return nil, err
+	}
+	r := bufio.NewReader(zr)
+	head := make([]byte, len(magic))
+	if _, err := io.ReadFull(r, head); err != nil || string(head) != magic {
+		return nil, errFormat
+	}
+	nl, err := binary.ReadUvarint(r)
+	if err != nil || nl > 64 {
+		return nil, errFormat
+	}
+	m := &Model{w: make([]float32, 1<<bits)}
+	for range nl {
+		n, err := binary.ReadUvarint(r)
+		if err != nil || n > 64 {
+			return nil, errFormat
+		}
+		b := make([]byte, n)
+		if _, err := io.ReadFull(r, b); err != nil {
+			return nil, errFormat
+		}
+		m.Labels = append(m.Labels, string(b))
+	}
+	var hd [3]float32
+	if err := binary.Read(r, binary.LittleEndian, &hd); err != nil {
+		return nil, errFormat
+	}
+	m.Margin, m.MarginNone = hd[0], hd[1]
+	nz, err := binary.ReadUvarint(r)
+	if err != nil || nz > 1<<bits {
+		return nil, errFormat
+	}
+	i := uint64(0)
+	var q [2]byte
+	for range nz {
+		d, err := binary.ReadUvarint(r)
+		if err != nil {
+			return nil, errFormat
+		}
+		i += d
+		if _, err := io.ReadFull(r, q[:]); err != nil || i >= 1<<bits {
+			return nil, fmt.Errorf("%w: weights", errFormat)
+		}
+		m.w[i] = float32(int16(binary.LittleEndian.Uint16(q[:]))) * hd[2]
+	}
+	return m, nil
+}
+
+// Prune zeroes the weights smaller than p in magnitude.
+func (m *Model) Prune(p float32) {
+	for i, v := range m.w {
+		if v < p && v > -p {
+			m.w[i] = 0
+		}
+	}
+}

@@ -1,0 +1,77 @@
+package tagger
+
+// SpanScores appends to dst, for the entity c of the last Tag call with
+// b, the score of the sentence's tagging with c's tokens given each label
+// in turn (label k at dst[k]) and then with them all O (at dst[len(Labels)]),
+// the rest of the tagging kept: emissions and transitions, in the units of
+// the trained weights. The label Tag chose scores highest.
+func (m *Model) SpanScores(dst []float32, b *Buffers, c Chunk) []float32 {
+	T := m.T
+	n := len(b.tags)
+	sc := b.scores
+	tr := func(p, t int) float32 { return m.qtrans[t*(T+1)+p] }
+	prev := T
+	if c.Start > 0 {
+		prev = b.tags[c.Start-1]
+	}
+	next := -1
+	if c.End < n {
+		next = b.tags[c.End]
+	}
+	path := func(tagAt func(i int) int) float32 {
+		var s float32
+		p := prev
+		for i := c.Start; i < c.End; i++ {
+			t := tagAt(i)
+			s += sc[i*T+t] + tr(p, t)
+			p = t
+		}
+		if next >= 0 {
+			s += tr(p, next)
+		}
+		return s * m.qscale
+	}
+	per := m.Scheme.Per
+	for k := range m.Labels {
+		base := 1 + per*k
+		dst = append(dst, path(func(i int) int {
+			switch {
+			case per == 4 && c.End-c.Start == 1:
+				return base + posU
+			case i == c.Start:
+				return base + posB
+			case per == 4 && i == c.End-1:
+				return base + posL
+			}
+			return base + posI
+		}))
+	}
+	return append(dst, path(func(int) int { return 0 }))
+}
+
+// Cluster returns the word cluster of token i as Prepare set it (fine<<16
+// | coarse with the marks of Cluster), or -1.
+func (d *Doc) Cluster(i int) int32 {
+	if i < 0 || i >= len(d.clus) {
+		return -1
+	}
+	return d.clus[i]
+}
+
+// Case tells whether most letters of the sentence are capitals (a
+// headline) and whether it has no capital at all.
+func (d *Doc) Case() (caps, lows bool) { return d.caps, d.lows }
+
+// Lookup returns the label sets (bit k for label k) of toks of text as a
+// whole phrase of the gazetteer, as written and (when g.Lower) in lower
+// case.
+func (g *Gazetteer) Lookup(text string, toks []Span) (cased, lower uint32) {
+	if g == nil || len(toks) == 0 || len(toks) > g.MaxLen {
+		return 0, 0
+	}
+	cased = uint32(g.Phrases[phraseHash(text, toks)])
+	if g.Lower {
+		lower = uint32(g.Phrases[lowerHash(text, toks)] >> 32)
+	}
+	return cased, lower
+}
