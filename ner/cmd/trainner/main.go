@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"io"
 	"log"
 	"os"
 	"slices"
@@ -48,6 +49,8 @@ func main() {
 	seeds := flag.Int("seeds", 1, "train over this many orders of the data and average the weights")
 	gazLower := flag.Bool("gaz-lower", false, "the gazetteer also matches phrases in lower case, in sentences all in capitals or all in lower case")
 	gazLowerAll := flag.Bool("gaz-lower-all", false, "the gazetteer also matches phrases in lower case, in every sentence")
+	extGaz := flag.String("ext-gaz", "", "external gazetteer to use and keep in the model: a gzip-compressed list of LABEL TAB phrase TAB common-flag lines (ner/data/external-gazetteer.tsv.gz, written by ner/cmd/mkgaz); OntoNotes labels, mapped to CoNLL's for -labels conll")
+	extGazLower := flag.Bool("ext-gaz-lower", false, "the external gazetteer also matches phrases in lower case, in sentences all in capitals or all in lower case")
 	heldout := flag.Int("heldout", 0, "hold out every Nth document of -train and report F1 on it after each epoch (to choose -epochs without the dev set)")
 	tokcheck := flag.Bool("tokcheck", false, "only report entities whose boundaries miss token boundaries")
 	flag.Parse()
@@ -147,6 +150,13 @@ func main() {
 			log.Fatal(err)
 		}
 	}
+	var ext *tagger.Gazetteer
+	if *extGaz != "" {
+		if ext, err = readExtGaz(*extGaz, ls, *labels == "conll", *extGazLower); err != nil {
+			log.Fatal(err)
+		}
+		log.Printf("external gazetteer: %d phrases", len(ext.Phrases))
+	}
 	var onEpoch func(int, *tagger.Model)
 	if held != nil {
 		onEpoch = func(ep int, m *tagger.Model) {
@@ -156,7 +166,7 @@ func main() {
 	}
 	m, hashes, err := tagger.Train(tr, tagger.TrainOptions{
 		Labels: ls, Epochs: *epochs, MinCount: *minCount, Prune: float32(*prune),
-		Folds: *folds, Clusters: clus, Extra: *extra, Extra2: *extra2, Extra3: *extra3, Extra4: *extra4, BILOU: *bilou, GazLower: *gazLower, GazLowerAll: *gazLowerAll, Seeds: *seeds, Logf: log.Printf,
+		Folds: *folds, Clusters: clus, Extra: *extra, Extra2: *extra2, Extra3: *extra3, Extra4: *extra4, BILOU: *bilou, GazLower: *gazLower, GazLowerAll: *gazLowerAll, Ext: ext, Seeds: *seeds, Logf: log.Printf,
 		OnEpoch: onEpoch,
 	})
 	if err != nil {
@@ -199,6 +209,49 @@ func main() {
 var ppmi, hyphenMisc, stripEdges, clusterCase *bool
 
 var clusterEvidence *int
+
+// readExtGaz reads an external gazetteer list (LABEL TAB phrase TAB
+// common-flag lines, gzip-compressed) for the labels ls; with conll, the
+// list's OntoNotes labels are mapped to CoNLL's first.
+func readExtGaz(path string, ls []string, conll, lower bool) (*tagger.Gazetteer, error) {
+	r, err := datafile.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer r.Close()
+	data, err := io.ReadAll(r)
+	if err != nil {
+		return nil, err
+	}
+	idx := map[string]int{}
+	for i, l := range ls {
+		idx[l] = i
+	}
+	g := tagger.NewGazetteer(6)
+	g.External, g.Lower = true, lower
+	var toks []tagger.Span
+	for _, line := range strings.Split(string(data), "\n") {
+		f := strings.Split(line, "\t")
+		if len(f) != 3 {
+			continue
+		}
+		l := f[0]
+		if conll {
+			l = ontoToCoNLL[l]
+		}
+		k, ok := idx[l]
+		if !ok {
+			continue
+		}
+		bits := uint32(1) << uint(k)
+		if f[2] == "1" {
+			bits |= tagger.CommonBit
+		}
+		toks = tagger.Tokenize(toks[:0], f[1])
+		g.AddBits(f[1], toks, bits)
+	}
+	return g, nil
+}
 
 // splitDocs splits sents by document: every nth document (in order of
 // first appearance) goes to held.

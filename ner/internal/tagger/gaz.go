@@ -16,7 +16,15 @@ type Gazetteer struct {
 	// sentences whose case tells nothing (headlines in capitals, chat and
 	// transcripts in lower case); with LowerAll, in every sentence.
 	Lower, LowerAll bool
+	// External marks a gazetteer of phrases from outside the training
+	// data (ExtBuild): its features have their own templates, and a label
+	// set may carry CommonBit, a phrase that is also a common word.
+	External bool
 }
+
+// CommonBit, in an external gazetteer's label set, marks a phrase that is
+// also a common lower-case word ("Reading", "Nice").
+const CommonBit = 1 << 31
 
 // lowerHash is the hash of a phrase's tokens in lower case.
 func lowerHash(text string, toks []Span) uint64 {
@@ -46,21 +54,35 @@ func phraseHash(text string, toks []Span) uint64 {
 
 // Add records toks of text as an entity with label index k.
 func (g *Gazetteer) Add(text string, toks []Span, k int) {
+	g.AddBits(text, toks, 1<<uint(k))
+}
+
+// AddBits records toks of text with the label bit set bits (label index k
+// is bit k; CommonBit in an external gazetteer).
+func (g *Gazetteer) AddBits(text string, toks []Span, bits uint32) {
 	if len(toks) == 0 || len(toks) > g.MaxLen {
 		return
 	}
-	g.Phrases[phraseHash(text, toks)] |= 1 << uint(k)
+	g.Phrases[phraseHash(text, toks)] |= uint64(bits)
 	if g.Lower {
-		g.Phrases[lowerHash(text, toks)] |= 1 << uint(32+k)
+		g.Phrases[lowerHash(text, toks)] |= uint64(bits) << 32
 	}
 }
 
 // features appends, for every token of d, the gazetteer features of the
-// phrases covering it, into d.gazF/d.gazOff.
+// phrases covering it to d.gaz.
 func (g *Gazetteer) features(d *Doc) {
 	n := len(d.Toks)
-	per := make([][]uint64, n)
+	per := d.gaz
+	cased, lower := byte(61), byte(66)
+	if g.External {
+		cased, lower = 80, 81
+	}
 	emit := func(i, l int, set uint64, tmpl byte) {
+		if g.External && set&CommonBit != 0 {
+			set &^= CommonBit
+			tmpl += 2
+		}
 		for k := 0; set != 0; k++ {
 			if set&1 != 0 {
 				for j := i; j < i+l; j++ {
@@ -85,7 +107,7 @@ func (g *Gazetteer) features(d *Doc) {
 			t := d.Toks[i+l-1]
 			h = h.str(d.Text[t.Start:t.End]).sep()
 			if set, ok := g.Phrases[uint64(h)]; ok {
-				emit(i, l, set&0xffffffff, 61)
+				emit(i, l, set&0xffffffff, cased)
 			}
 		}
 		if !g.Lower || !g.LowerAll && !d.caps && !d.lows {
@@ -100,7 +122,7 @@ func (g *Gazetteer) features(d *Doc) {
 			}
 			h = h.sep()
 			if set, ok := g.Phrases[uint64(h)]; ok {
-				emit(i, l, set>>32, 66)
+				emit(i, l, set>>32, lower)
 			}
 		}
 	}
