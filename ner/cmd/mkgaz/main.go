@@ -93,28 +93,63 @@ type synset struct {
 func main() {
 	wn := flag.String("wordnet", "/usr/share/wordnet", "WordNet 3.0 database directory (Debian package wordnet-base)")
 	tz := flag.String("tzdata", "/usr/share/zoneinfo", "tzdata directory with zone1970.tab, zone.tab and iso3166.tab")
-	out := flag.String("out", "", "gzip-compressed list to write (LABEL TAB phrase TAB common-flag per line)")
+	out := flag.String("out", "", "gzip-compressed list to write (LABEL TAB phrase TAB common-flag TAB primary-flag per line)")
 	flag.Parse()
 	log.SetFlags(0)
-	nouns, err := readData(filepath.Join(*wn, "data.noun"))
+	lines, err := generate(*wn, *tz)
 	if err != nil {
 		log.Fatal(err)
 	}
-	adjs, err := readData(filepath.Join(*wn, "data.adj"))
-	if err != nil {
+	var buf bytes.Buffer
+	zw, _ := gzip.NewWriterLevel(&buf, gzip.BestCompression)
+	counts := map[string]int{}
+	for _, l := range lines {
+		label, _, _ := strings.Cut(l, "\t")
+		counts[label]++
+		fmt.Fprintln(zw, l)
+	}
+	if err := zw.Close(); err != nil {
 		log.Fatal(err)
+	}
+	labels := make([]string, 0, len(counts))
+	for l := range counts {
+		labels = append(labels, l)
+	}
+	slices.Sort(labels)
+	for _, l := range labels {
+		log.Printf("%-12s %6d", l, counts[l])
+	}
+	log.Printf("%d entries, %d bytes compressed", len(lines), buf.Len())
+	if *out != "" {
+		if err := os.WriteFile(*out, buf.Bytes(), 0o644); err != nil {
+			log.Fatal(err)
+		}
+	}
+}
+
+// generate returns the list's lines (LABEL TAB phrase TAB common TAB
+// primary), sorted by phrase and label, from the WordNet database in wn
+// and the tzdata tables in tz.
+func generate(wn, tz string) ([]string, error) {
+	nouns, err := readData(filepath.Join(wn, "data.noun"))
+	if err != nil {
+		return nil, err
+	}
+	adjs, err := readData(filepath.Join(wn, "data.adj"))
+	if err != nil {
+		return nil, err
 	}
 	common := map[string]bool{}
 	for _, part := range []string{"data.noun", "data.verb", "data.adj", "data.adv"} {
-		if err := commonWords(filepath.Join(*wn, part), common); err != nil {
-			log.Fatal(err)
+		if err := commonWords(filepath.Join(wn, part), common); err != nil {
+			return nil, err
 		}
 	}
 	anchorOf := map[string]int{}
 	for i, a := range anchors {
 		s, ok := nouns[a.offset]
 		if !ok || !slices.Contains(s.words, a.word) {
-			log.Fatalf("anchor %s %s not in this WordNet (3.0 expected)", a.offset, a.word)
+			return nil, fmt.Errorf("anchor %s %s not in this WordNet (3.0 expected)", a.offset, a.word)
 		}
 		anchorOf[a.offset] = i
 	}
@@ -145,13 +180,27 @@ func main() {
 		}
 		return -1
 	}
+	rank, err := senseRanks(filepath.Join(wn, "index.noun"))
+	if err != nil {
+		return nil, err
+	}
 	entries := map[[2]string]bool{}
-	add := func(label, phrase string) {
+	type prim struct {
+		rank  int
+		label string
+	}
+	primary := map[string]prim{}
+	// add records phrase with label; of a phrase's labels, the one added
+	// with the lowest rank is its primary label.
+	add := func(label, phrase string, r int) {
 		phrase = strings.Join(strings.Fields(strings.ReplaceAll(phrase, "_", " ")), " ")
 		if utf8.RuneCountInString(phrase) < 2 || strings.ContainsAny(phrase, "\t\n") {
 			return
 		}
 		entries[[2]string{label, phrase}] = true
+		if p, ok := primary[phrase]; !ok || r < p.rank {
+			primary[phrase] = prim{r, label}
+		}
 	}
 	nounLabel := map[string]string{}
 	offs := make([]string, 0, len(nouns))
@@ -172,7 +221,9 @@ func main() {
 		}
 		for _, w := range s.words {
 			if capitalised(w) {
-				add(l, w)
+				// The rank of this sense among the lemma's noun
+				// senses (most frequent first).
+				add(l, w, rank[strings.ToLower(w)+" "+o])
 			}
 		}
 	}
@@ -197,15 +248,15 @@ func main() {
 		}
 		for _, w := range s.words {
 			if capitalised(w) {
-				add("NORP", w)
+				add("NORP", w, -1) // a nationality adjective is read first
 			}
 		}
 	}
 	// tzdata: the cities of time zone names and the country names.
 	for _, name := range []string{"zone1970.tab", "zone.tab"} {
-		data, err := os.ReadFile(filepath.Join(*tz, name))
+		data, err := os.ReadFile(filepath.Join(tz, name))
 		if err != nil {
-			log.Fatal(err)
+			return nil, err
 		}
 		for _, line := range strings.Split(string(data), "\n") {
 			f := strings.Split(line, "\t")
@@ -213,12 +264,12 @@ func main() {
 				continue
 			}
 			parts := strings.Split(f[2], "/")
-			add("GPE", parts[len(parts)-1])
+			add("GPE", parts[len(parts)-1], 1000)
 		}
 	}
-	data, err := os.ReadFile(filepath.Join(*tz, "iso3166.tab"))
+	data, err := os.ReadFile(filepath.Join(tz, "iso3166.tab"))
 	if err != nil {
-		log.Fatal(err)
+		return nil, err
 	}
 	for _, line := range strings.Split(string(data), "\n") {
 		_, name, ok := strings.Cut(line, "\t")
@@ -231,7 +282,7 @@ func main() {
 		if strings.Contains(name, "&") {
 			continue
 		}
-		add("GPE", name)
+		add("GPE", name, 1000)
 	}
 	keys := make([][2]string, 0, len(entries))
 	for k := range entries {
@@ -243,34 +294,26 @@ func main() {
 		}
 		return strings.Compare(a[0], b[0])
 	})
-	var buf bytes.Buffer
-	zw, _ := gzip.NewWriterLevel(&buf, gzip.BestCompression)
-	counts := map[string]int{}
+	lines := make([]string, 0, len(keys))
 	for _, k := range keys {
 		c := "0"
 		if common[strings.ToLower(k[1])] {
 			c = "1"
 		}
-		counts[k[0]]++
-		fmt.Fprintf(zw, "%s\t%s\t%s\n", k[0], k[1], c)
-	}
-	if err := zw.Close(); err != nil {
-		log.Fatal(err)
-	}
-	labels := make([]string, 0, len(counts))
-	for l := range counts {
-		labels = append(labels, l)
-	}
-	slices.Sort(labels)
-	for _, l := range labels {
-		log.Printf("%-12s %6d", l, counts[l])
-	}
-	log.Printf("%d entries, %d bytes compressed", len(keys), buf.Len())
-	if *out != "" {
-		if err := os.WriteFile(*out, buf.Bytes(), 0o644); err != nil {
-			log.Fatal(err)
+		// OntoNotes marks a nation or city as GPE also where it names the
+		// land or the government (Taiwan the island, U.S. the
+		// government), so GPE comes before LOC and ORG.
+		pl := primary[k[1]].label
+		if (pl == "LOC" || pl == "ORG") && entries[[2]string{"GPE", k[1]}] {
+			pl = "GPE"
 		}
+		p := "0"
+		if pl == k[0] {
+			p = "1"
+		}
+		lines = append(lines, k[0]+"\t"+k[1]+"\t"+c+"\t"+p)
 	}
+	return lines, nil
 }
 
 // capitalised reports whether a lemma starts with an upper-case letter.
@@ -363,4 +406,39 @@ func commonWords(path string, dst map[string]bool) error {
 		}
 	}
 	return sc.Err()
+}
+
+// senseRanks reads a WordNet index file (wndb(5)) and returns, for every
+// "lemma offset" pair, the rank of that synset among the lemma's senses
+// (0 for the most frequent).
+func senseRanks(path string) (map[string]int, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	out := map[string]int{}
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 1<<20), 1<<20)
+	for sc.Scan() {
+		line := sc.Text()
+		if strings.HasPrefix(line, "  ") {
+			continue
+		}
+		fs := strings.Fields(line)
+		if len(fs) < 4 {
+			continue
+		}
+		var nsyn, nptr int
+		fmt.Sscan(fs[2], &nsyn)
+		fmt.Sscan(fs[3], &nptr)
+		offs := fs[4+nptr+2:]
+		if len(offs) != nsyn {
+			return nil, fmt.Errorf("%s: bad line %q", path, line)
+		}
+		for i, o := range offs {
+			out[fs[0]+" "+o] = i
+		}
+	}
+	return out, sc.Err()
 }

@@ -51,6 +51,7 @@ func main() {
 	gazLowerAll := flag.Bool("gaz-lower-all", false, "the gazetteer also matches phrases in lower case, in every sentence")
 	extGaz := flag.String("ext-gaz", "", "external gazetteer to use and keep in the model: a gzip-compressed list of LABEL TAB phrase TAB common-flag lines (ner/data/external-gazetteer.tsv.gz, written by ner/cmd/mkgaz); OntoNotes labels, mapped to CoNLL's for -labels conll")
 	extGazLower := flag.Bool("ext-gaz-lower", false, "the external gazetteer also matches phrases in lower case, in sentences all in capitals or all in lower case")
+	extGazSets := flag.Bool("ext-gaz-sets", false, "the external gazetteer also reads a phrase's whole label set and its primary label (most frequent sense) as features")
 	heldout := flag.Int("heldout", 0, "hold out every Nth document of -train and report F1 on it after each epoch (to choose -epochs without the dev set)")
 	tokcheck := flag.Bool("tokcheck", false, "only report entities whose boundaries miss token boundaries")
 	flag.Parse()
@@ -152,7 +153,7 @@ func main() {
 	}
 	var ext *tagger.Gazetteer
 	if *extGaz != "" {
-		if ext, err = readExtGaz(*extGaz, ls, *labels == "conll", *extGazLower); err != nil {
+		if ext, err = readExtGaz(*extGaz, ls, *labels == "conll", *extGazLower, *extGazSets); err != nil {
 			log.Fatal(err)
 		}
 		log.Printf("external gazetteer: %d phrases", len(ext.Phrases))
@@ -213,7 +214,7 @@ var clusterEvidence *int
 // readExtGaz reads an external gazetteer list (LABEL TAB phrase TAB
 // common-flag lines, gzip-compressed) for the labels ls; with conll, the
 // list's OntoNotes labels are mapped to CoNLL's first.
-func readExtGaz(path string, ls []string, conll, lower bool) (*tagger.Gazetteer, error) {
+func readExtGaz(path string, ls []string, conll, lower, sets bool) (*tagger.Gazetteer, error) {
 	r, err := datafile.Open(path)
 	if err != nil {
 		return nil, err
@@ -228,11 +229,11 @@ func readExtGaz(path string, ls []string, conll, lower bool) (*tagger.Gazetteer,
 		idx[l] = i
 	}
 	g := tagger.NewGazetteer(6)
-	g.External, g.Lower = true, lower
+	g.External, g.Lower, g.Sets = true, lower, sets
 	var toks []tagger.Span
 	for _, line := range strings.Split(string(data), "\n") {
 		f := strings.Split(line, "\t")
-		if len(f) != 3 {
+		if len(f) < 3 {
 			continue
 		}
 		l := f[0]
@@ -246,6 +247,9 @@ func readExtGaz(path string, ls []string, conll, lower bool) (*tagger.Gazetteer,
 		bits := uint32(1) << uint(k)
 		if f[2] == "1" {
 			bits |= tagger.CommonBit
+		}
+		if len(f) > 3 && f[3] == "1" && k+1 < 1<<5 {
+			bits |= uint32(k+1) << tagger.PrimaryShift
 		}
 		toks = tagger.Tokenize(toks[:0], f[1])
 		g.AddBits(f[1], toks, bits)

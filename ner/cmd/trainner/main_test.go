@@ -87,7 +87,7 @@ func TestReadExtGaz(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			g, err := readExtGaz("testdata/ext.tsv", tt.labels, tt.conll, false)
+			g, err := readExtGaz("testdata/ext.tsv", tt.labels, tt.conll, false, false)
 			require.NoError(t, err)
 			assert.True(t, g.External)
 			want := tagger.NewGazetteer(6)

@@ -20,7 +20,18 @@ type Gazetteer struct {
 	// data (ExtBuild): its features have their own templates, and a label
 	// set may carry CommonBit, a phrase that is also a common word.
 	External bool
+	// Sets (external gazetteers) also reads a phrase's whole label set
+	// as one feature ("GPE+PERSON": London) and its primary label (the
+	// label of its most frequent sense; PrimaryShift).
+	Sets bool
 }
+
+// PrimaryShift: in an external gazetteer's label set, bits 24 to 28 hold
+// the phrase's primary label index plus one (0: none).
+const (
+	PrimaryShift = 24
+	primaryMask  = 0x1f << PrimaryShift
+)
 
 // CommonBit, in an external gazetteer's label set, marks a phrase that is
 // also a common lower-case word ("Reading", "Nice").
@@ -63,9 +74,17 @@ func (g *Gazetteer) AddBits(text string, toks []Span, bits uint32) {
 	if len(toks) == 0 || len(toks) > g.MaxLen {
 		return
 	}
-	g.Phrases[phraseHash(text, toks)] |= uint64(bits)
+	or := func(h uint64, shift uint) {
+		old := g.Phrases[h]
+		b := uint64(bits) << shift
+		if old&(primaryMask<<shift) != 0 {
+			b &^= primaryMask << shift // the first phrase's primary label stays
+		}
+		g.Phrases[h] = old | b
+	}
+	or(phraseHash(text, toks), 0)
 	if g.Lower {
-		g.Phrases[lowerHash(text, toks)] |= uint64(bits) << 32
+		or(lowerHash(text, toks), 32)
 	}
 }
 
@@ -78,24 +97,39 @@ func (g *Gazetteer) features(d *Doc) {
 	if g.External {
 		cased, lower = 80, 81
 	}
+	kindOf := func(i, j, l int) uint32 {
+		switch {
+		case l == 1:
+			return 0
+		case j == i:
+			return 2
+		case j == i+l-1:
+			return 3
+		}
+		return 1 // inside
+	}
 	emit := func(i, l int, set uint64, tmpl byte) {
-		if g.External && set&CommonBit != 0 {
-			set &^= CommonBit
-			tmpl += 2
+		if g.External {
+			if set&CommonBit != 0 {
+				set &^= CommonBit
+				tmpl += 2
+			}
+			prim := uint32(set&primaryMask) >> PrimaryShift
+			set &^= primaryMask
+			if g.Sets {
+				for j := i; j < i+l; j++ {
+					kind := kindOf(i, j, l)
+					per[j] = append(per[j], uint64(start(tmpl+4).num(uint32(set)).num(kind)))
+					if prim != 0 {
+						per[j] = append(per[j], uint64(start(tmpl+8).num(prim).num(kind)))
+					}
+				}
+			}
 		}
 		for k := 0; set != 0; k++ {
 			if set&1 != 0 {
 				for j := i; j < i+l; j++ {
-					kind := 1 // inside
-					switch {
-					case l == 1:
-						kind = 0
-					case j == i:
-						kind = 2
-					case j == i+l-1:
-						kind = 3
-					}
-					per[j] = append(per[j], uint64(start(tmpl).num(uint32(k)).num(uint32(kind))))
+					per[j] = append(per[j], uint64(start(tmpl).num(uint32(k)).num(kindOf(i, j, l))))
 				}
 			}
 			set >>= 1

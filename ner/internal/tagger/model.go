@@ -348,6 +348,9 @@ func (m *Model) Write(w io.Writer, hashes []uint64) error {
 	}
 	if m.Ext != nil {
 		flags |= 128
+		if m.Ext.Sets {
+			flags |= 1024
+		}
 		if m.Ext.Lower {
 			flags |= 256
 			if m.Ext.LowerAll {
@@ -506,7 +509,7 @@ func Read(data []byte) (*Model, error) {
 		if e == nil {
 			return nil, errFormat
 		}
-		e.External = true
+		e.External, e.Sets = true, flags&1024 != 0
 		e.Lower = flags&256 != 0
 		e.LowerAll = flags&512 != 0
 		m.Ext = e
