@@ -53,6 +53,8 @@ func main() {
 	extGazLower := flag.Bool("ext-gaz-lower", false, "the external gazetteer also matches phrases in lower case, in sentences all in capitals or all in lower case")
 	extGazSets := flag.Bool("ext-gaz-sets", false, "the external gazetteer also reads a phrase's whole label set and its primary label (most frequent sense) as features")
 	heldout := flag.Int("heldout", 0, "hold out every Nth document of -train and report F1 on it after each epoch (to choose -epochs without the dev set)")
+	heldoutCase := flag.Bool("heldout-case", false, "with -heldout, also report the final model's F1 on upper- and lower-cased copies of the held-out documents")
+	evalModel := flag.String("eval-model", "", "only report the held-out F1 (-heldout, -heldout-case) of this model file and exit")
 	tokcheck := flag.Bool("tokcheck", false, "only report entities whose boundaries miss token boundaries")
 	flag.Parse()
 	log.SetFlags(log.Ltime)
@@ -88,6 +90,21 @@ func main() {
 	if *heldout > 1 {
 		tr, held = splitDocs(tr, *heldout)
 		log.Printf("held out %d sentences of -train (every %dth document), %d left", len(held), *heldout, len(tr))
+	}
+	if *evalModel != "" {
+		data, err := os.ReadFile(*evalModel)
+		if err != nil {
+			log.Fatal(err)
+		}
+		m, err := tagger.Read(data)
+		if err != nil {
+			log.Fatal(err)
+		}
+		if held == nil {
+			log.Fatal("-eval-model needs -heldout")
+		}
+		reportHeldout(m, held, *heldoutCase)
+		return
 	}
 	if *repeatTrain > 1 {
 		one := tr
@@ -194,8 +211,8 @@ func main() {
 		log.Printf("wrote %s (%d bytes)", *out, len(data))
 	}
 	if held != nil {
-		_, _, f, _ := tagger.Eval(m, held)
-		log.Printf("epoch %d: held-out F1 %.2f", *epochs, 100*f)
+		log.Printf("epoch %d:", *epochs)
+		reportHeldout(m, held, *heldoutCase)
 	}
 	if *dev != "" {
 		ds, err := tagger.ReadFile(*dev)
@@ -373,6 +390,34 @@ func augmentCase(tr []tagger.Sentence, share float64) []tagger.Sentence {
 		c := s
 		c.Text = strings.Map(mapCase, s.Text)
 		out = append(out, c)
+	}
+	return out
+}
+
+// reportHeldout logs m's F1 on the held-out sentences, and with cased
+// on upper- and lower-cased copies of them.
+func reportHeldout(m *tagger.Model, held []tagger.Sentence, cased bool) {
+	_, _, f, _ := tagger.Eval(m, held)
+	log.Printf("held-out F1 %.2f", 100*f)
+	if !cased {
+		return
+	}
+	for _, c := range []struct {
+		name string
+		f    func(rune) rune
+	}{{"upper", unicode.ToUpper}, {"lower", unicode.ToLower}} {
+		_, _, f, _ := tagger.Eval(m, mapCase(held, c.f))
+		log.Printf("held-out F1 %.2f (%s-cased)", 100*f, c.name)
+	}
+}
+
+// mapCase returns copies of sents with their text mapped by f code point
+// by code point (which keeps the entities' offsets).
+func mapCase(sents []tagger.Sentence, f func(rune) rune) []tagger.Sentence {
+	out := make([]tagger.Sentence, len(sents))
+	for i, s := range sents {
+		s.Text = strings.Map(f, s.Text)
+		out[i] = s
 	}
 	return out
 }

@@ -295,6 +295,48 @@ func TestExternalGazetteer(t *testing.T) {
 		m2.Tag(nil, train[0].Text, Tokenize(nil, train[0].Text), &Buffers{}))
 }
 
+func TestExternalGazetteerSets(t *testing.T) {
+	// With Sets, a phrase's whole label set and its primary label are
+	// features too; the primary label of the first phrase to reach a
+	// lower-case form stays.
+	ext := NewGazetteer(6)
+	ext.External, ext.Lower, ext.Sets = true, true, true
+	london := Tokenize(nil, "London")
+	ext.AddBits("London", london, 1<<0)
+	ext.AddBits("London", london, 1<<4|5<<PrimaryShift)
+	ext.AddBits("LONDON", london, 1<<2|3<<PrimaryShift)
+	var d Doc
+	text := "London"
+	d.Reset(text, Tokenize(nil, text))
+	d.Prepare(nil, nil, ext)
+	assert.ElementsMatch(t, []uint64{
+		uint64(start(84).num(1<<0 | 1<<4).num(0)),
+		uint64(start(88).num(5).num(0)),
+		uint64(start(80).num(0).num(0)),
+		uint64(start(80).num(4).num(0)),
+	}, d.gaz[0])
+	text = "we all flew to london and then home again ."
+	d.Reset(text, Tokenize(nil, text))
+	d.Prepare(nil, nil, ext)
+	assert.ElementsMatch(t, []uint64{
+		uint64(start(85).num(1<<0 | 1<<2 | 1<<4).num(0)),
+		uint64(start(89).num(5).num(0)),
+		uint64(start(81).num(0).num(0)),
+		uint64(start(81).num(2).num(0)),
+		uint64(start(81).num(4).num(0)),
+	}, d.gaz[4])
+	// The flag survives a write and read.
+	train := []Sentence{{Doc: "a", Text: "Angela Merkel visited London.", Entities: []GoldEntity{{Start: 0, End: 13, Label: "PER"}}}}
+	m, hashes, err := Train(train, TrainOptions{Labels: []string{"PER"}, Epochs: 1, MinCount: 1, Ext: ext})
+	require.NoError(t, err)
+	var buf bytes.Buffer
+	require.NoError(t, m.Write(&buf, hashes))
+	m2, err := Read(buf.Bytes())
+	require.NoError(t, err)
+	require.NotNil(t, m2.Ext)
+	assert.True(t, m2.Ext.Sets)
+}
+
 func TestTrainSeeds(t *testing.T) {
 	// Averaging over several orders gives a model that still fits its
 	// training data, and one order reproduces the plain run exactly.
