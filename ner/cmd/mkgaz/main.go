@@ -47,6 +47,10 @@ var anchors = []anchor{
 	{"08630039", "region", "LOC"},
 	{"09239740", "celestial_body", "LOC"},
 	{"00027167", "location", "LOC"},
+	// Universities and colleges, which WordNet files as buildings:
+	// OntoNotes marks them ORG.
+	{"04511002", "university", "ORG"},
+	{"03069752", "college", "ORG"},
 	// Facilities.
 	{"04334599", "street", "FAC"},
 	{"04096066", "road", "FAC"},
@@ -77,8 +81,18 @@ var anchors = []anchor{
 	{"04601690", "work_of_art", "WORK_OF_ART"},
 	{"06589574", "publication", "WORK_OF_ART"},
 	{"06362953", "writing", "WORK_OF_ART"},
+	// Named events: wars, battles, revolutions, contests, storms. Not
+	// event.n.01 itself, whose many kinds of act ("FM", "CPR") are no
+	// named events; films and shows are under it too.
+	{"06613686", "movie", "WORK_OF_ART"},
+	{"06619065", "show", "WORK_OF_ART"},
+	{"00973077", "war", "EVENT"},
+	{"00952963", "military_action", "EVENT"},
+	{"00962722", "revolution", "EVENT"},
+	{"00962129", "rebellion", "EVENT"},
+	{"07456188", "contest", "EVENT"},
+	{"11467018", "hurricane", "EVENT"},
 	{"11462526", "storm", "EVENT"},
-	{"00029378", "event", "EVENT"},
 	{"04524313", "vehicle", "PRODUCT"},
 	{"06282651", "language", "LANGUAGE"},
 }
@@ -283,6 +297,13 @@ func generate(wn, tz string) ([]string, error) {
 			continue
 		}
 		add("GPE", name, 1000)
+	}
+	// A battle named after its place ("Atlanta", "Midway") is read as the
+	// place.
+	for k := range entries {
+		if k[0] == "EVENT" && (entries[[2]string{"GPE", k[1]}] || entries[[2]string{"LOC", k[1]}]) {
+			delete(entries, k)
+		}
 	}
 	keys := make([][2]string, 0, len(entries))
 	for k := range entries {
