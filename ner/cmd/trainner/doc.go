@@ -12,11 +12,15 @@
 //	go run ./ner/cmd/trainner -labels ontonotes -train DATA/ontonotes/train.jsonl.gz \
 //	    -dev DATA/ontonotes/dev.jsonl.gz -cluster-data $CL2 -cluster-evidence 11 -cluster-case \
 //	    -epochs 10 -extra2 -extra3 -extra4 -case-aug 0.2 -gaz-lower -seeds 4 \
+//	    -ext-gaz ner/data/external-gazetteer.tsv.gz -ext-gaz-lower \
 //	    -out ner/models/ontonotes.bin
 //	go run ./ner/cmd/trainner -labels conll -train DATA/conll2003/train.jsonl.gz \
 //	    -dev DATA/conll2003/dev.jsonl.gz -cluster-data $CL2 -epochs 10 -bilou=false -case-aug 0.2 \
 //	    -repeat-train 3 -also DATA/ontonotes/train.jsonl.gz -extra2 -extra3 \
 //	    -hyphen-misc -strip-edges -seeds 4 -out ner/models/conll.bin
+//
+// The external gazetteer (-ext-gaz) is written by ner/cmd/mkgaz from WordNet
+// and tzdata; it holds nothing from the training or development data.
 //
 // Only the training portions are learned from (and, for -cluster-data, also
 // the paragraphs of SQuAD-format files, without their questions); -dev only reports precision,
