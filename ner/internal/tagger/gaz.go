@@ -17,8 +17,9 @@ type Gazetteer struct {
 	// transcripts in lower case); with LowerAll, in every sentence.
 	Lower, LowerAll bool
 	// External marks a gazetteer of phrases from outside the training
-	// data (ExtBuild): its features have their own templates, and a label
-	// set may carry CommonBit, a phrase that is also a common word.
+	// data (the list ner/cmd/mkgaz writes): its features have their own
+	// templates, and a label set may carry CommonBit (a phrase that is
+	// also a common word) and a primary label (PrimaryShift).
 	External bool
 	// Sets (external gazetteers) also reads a phrase's whole label set
 	// as one feature ("GPE+PERSON": London) and its primary label (the
@@ -77,7 +78,7 @@ func (g *Gazetteer) AddBits(text string, toks []Span, bits uint32) {
 	or := func(h uint64, shift uint) {
 		old := g.Phrases[h]
 		b := uint64(bits) << shift
-		if old&(primaryMask<<shift) != 0 {
+		if g.External && old&(primaryMask<<shift) != 0 {
 			b &^= primaryMask << shift // the first phrase's primary label stays
 		}
 		g.Phrases[h] = old | b
