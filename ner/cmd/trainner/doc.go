@@ -25,6 +25,10 @@
 // -clusters-from takes the word clusters of a model file, so that these
 // taggers read the clusters of the model the second stage will follow.
 //
+// The external gazetteer (-ext-gaz; measured, not in the shipped models) is
+// written by ner/cmd/mkgaz from WordNet and tzdata; it holds nothing from the
+// training or development data.
+//
 // Only the training portions are learned from (and, for -cluster-data, also
 // the paragraphs of SQuAD-format files, without their questions); -dev only reports precision,
 // recall and F1 per label. Word clusters are computed from the training

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"io"
 	"log"
 	"os"
 	"slices"
@@ -48,7 +49,12 @@ func main() {
 	seeds := flag.Int("seeds", 1, "train over this many orders of the data and average the weights")
 	gazLower := flag.Bool("gaz-lower", false, "the gazetteer also matches phrases in lower case, in sentences all in capitals or all in lower case")
 	gazLowerAll := flag.Bool("gaz-lower-all", false, "the gazetteer also matches phrases in lower case, in every sentence")
+	extGaz := flag.String("ext-gaz", "", "external gazetteer to use and keep in the model: a gzip-compressed list of LABEL TAB phrase TAB common-flag lines (ner/data/external-gazetteer.tsv.gz, written by ner/cmd/mkgaz); OntoNotes labels, mapped to CoNLL's for -labels conll")
+	extGazLower := flag.Bool("ext-gaz-lower", false, "the external gazetteer also matches phrases in lower case, in sentences all in capitals or all in lower case")
+	extGazSets := flag.Bool("ext-gaz-sets", false, "the external gazetteer also reads a phrase's whole label set and its primary label (most frequent sense) as features")
 	heldout := flag.Int("heldout", 0, "hold out every Nth document of -train and report F1 on it after each epoch (to choose -epochs without the dev set)")
+	heldoutCase := flag.Bool("heldout-case", false, "with -heldout, also report the final model's F1 on upper- and lower-cased copies of the held-out documents")
+	evalModel := flag.String("eval-model", "", "only report the held-out F1 (-heldout, -heldout-case) of this model file and exit")
 	tokcheck := flag.Bool("tokcheck", false, "only report entities whose boundaries miss token boundaries")
 	flag.Parse()
 	log.SetFlags(log.Ltime)
@@ -84,6 +90,21 @@ func main() {
 	if *heldout > 1 {
 		tr, held = splitDocs(tr, *heldout)
 		log.Printf("held out %d sentences of -train (every %dth document), %d left", len(held), *heldout, len(tr))
+	}
+	if *evalModel != "" {
+		data, err := os.ReadFile(*evalModel)
+		if err != nil {
+			log.Fatal(err)
+		}
+		m, err := tagger.Read(data)
+		if err != nil {
+			log.Fatal(err)
+		}
+		if held == nil {
+			log.Fatal("-eval-model needs -heldout")
+		}
+		reportHeldout(m, held, *heldoutCase)
+		return
 	}
 	if *repeatTrain > 1 {
 		one := tr
@@ -152,6 +173,13 @@ func main() {
 			log.Fatal(err)
 		}
 	}
+	var ext *tagger.Gazetteer
+	if *extGaz != "" {
+		if ext, err = readExtGaz(*extGaz, ls, *labels == "conll", *extGazLower, *extGazSets); err != nil {
+			log.Fatal(err)
+		}
+		log.Printf("external gazetteer: %d phrases", len(ext.Phrases))
+	}
 	var onEpoch func(int, *tagger.Model)
 	if held != nil {
 		onEpoch = func(ep int, m *tagger.Model) {
@@ -161,7 +189,7 @@ func main() {
 	}
 	topt := tagger.TrainOptions{
 		Labels: ls, Epochs: *epochs, MinCount: *minCount, Prune: float32(*prune),
-		Folds: *folds, Clusters: clus, Extra: *extra, Extra2: *extra2, Extra3: *extra3, Extra4: *extra4, BILOU: *bilou, GazLower: *gazLower, GazLowerAll: *gazLowerAll, Seeds: *seeds, Logf: log.Printf,
+		Folds: *folds, Clusters: clus, Extra: *extra, Extra2: *extra2, Extra3: *extra3, Extra4: *extra4, BILOU: *bilou, GazLower: *gazLower, GazLowerAll: *gazLowerAll, Ext: ext, Seeds: *seeds, Logf: log.Printf,
 		OnEpoch: onEpoch,
 	}
 	if *oofOut != "" {
@@ -195,8 +223,8 @@ func main() {
 		log.Printf("wrote %s (%d bytes)", *out, len(data))
 	}
 	if held != nil {
-		_, _, f, _ := tagger.Eval(m, held)
-		log.Printf("epoch %d: held-out F1 %.2f", *epochs, 100*f)
+		log.Printf("epoch %d:", *epochs)
+		reportHeldout(m, held, *heldoutCase)
 	}
 	if *dev != "" {
 		ds, err := tagger.ReadFile(*dev)
@@ -211,6 +239,52 @@ func main() {
 var ppmi, hyphenMisc, stripEdges, clusterCase *bool
 
 var clusterEvidence *int
+
+// readExtGaz reads an external gazetteer list (LABEL TAB phrase TAB
+// common-flag lines, gzip-compressed) for the labels ls; with conll, the
+// list's OntoNotes labels are mapped to CoNLL's first.
+func readExtGaz(path string, ls []string, conll, lower, sets bool) (*tagger.Gazetteer, error) {
+	r, err := datafile.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer r.Close()
+	data, err := io.ReadAll(r)
+	if err != nil {
+		return nil, err
+	}
+	idx := map[string]int{}
+	for i, l := range ls {
+		idx[l] = i
+	}
+	g := tagger.NewGazetteer(6)
+	g.External, g.Lower, g.Sets = true, lower, sets
+	var toks []tagger.Span
+	for _, line := range strings.Split(string(data), "\n") {
+		f := strings.Split(line, "\t")
+		if len(f) < 3 {
+			continue
+		}
+		l := f[0]
+		if conll {
+			l = ontoToCoNLL[l]
+		}
+		k, ok := idx[l]
+		if !ok {
+			continue
+		}
+		bits := uint32(1) << uint(k)
+		if f[2] == "1" {
+			bits |= tagger.CommonBit
+		}
+		if len(f) > 3 && f[3] == "1" && k+1 < 1<<5 {
+			bits |= uint32(k+1) << tagger.PrimaryShift
+		}
+		toks = tagger.Tokenize(toks[:0], f[1])
+		g.AddBits(f[1], toks, bits)
+	}
+	return g, nil
+}
 
 // splitDocs splits sents by document: every nth document (in order of
 // first appearance) goes to held.
@@ -328,6 +402,34 @@ func augmentCase(tr []tagger.Sentence, share float64) []tagger.Sentence {
 		c := s
 		c.Text = strings.Map(mapCase, s.Text)
 		out = append(out, c)
+	}
+	return out
+}
+
+// reportHeldout logs m's F1 on the held-out sentences, and with cased
+// on upper- and lower-cased copies of them.
+func reportHeldout(m *tagger.Model, held []tagger.Sentence, cased bool) {
+	_, _, f, _ := tagger.Eval(m, held)
+	log.Printf("held-out F1 %.2f", 100*f)
+	if !cased {
+		return
+	}
+	for _, c := range []struct {
+		name string
+		f    func(rune) rune
+	}{{"upper", unicode.ToUpper}, {"lower", unicode.ToLower}} {
+		_, _, f, _ := tagger.Eval(m, mapCase(held, c.f))
+		log.Printf("held-out F1 %.2f (%s-cased)", 100*f, c.name)
+	}
+}
+
+// mapCase returns copies of sents with their text mapped by f code point
+// by code point (which keeps the entities' offsets).
+func mapCase(sents []tagger.Sentence, f func(rune) rune) []tagger.Sentence {
+	out := make([]tagger.Sentence, len(sents))
+	for i, s := range sents {
+		s.Text = strings.Map(f, s.Text)
+		out[i] = s
 	}
 	return out
 }

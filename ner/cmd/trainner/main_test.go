@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 
 	"github.com/textanalysis/go-textanalysis/ner/internal/tagger"
 )
@@ -66,6 +67,34 @@ func TestStripEdge(t *testing.T) {
 			rs := []rune(tt.in)
 			a, b := stripEdge(rs, 0, len(rs))
 			assert.Equal(t, tt.want, string(rs[a:b]))
+		})
+	}
+}
+
+func TestReadExtGaz(t *testing.T) {
+	// Labels outside the label set are dropped; for CoNLL the OntoNotes
+	// labels are mapped first (GPE and LOC both to LOC); the common flag
+	// is kept as CommonBit.
+	tests := []struct {
+		name   string
+		labels []string
+		conll  bool
+		want   map[string]uint32
+	}{
+		{"ontonotes", labelSets["ontonotes"], false, map[string]uint32{"Burkina Faso": 1<<4 | 1<<5, "Reading": 1<<4 | tagger.CommonBit, "Aeneid": 1 << 8}},
+		{"conll", labelSets["conll"], true, map[string]uint32{"Burkina Faso": 1 << 1, "Reading": 1<<1 | tagger.CommonBit, "Aeneid": 1 << 3}},
+		{"places only", []string{"GPE"}, false, map[string]uint32{"Burkina Faso": 1, "Reading": 1 | tagger.CommonBit}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			g, err := readExtGaz("testdata/ext.tsv", tt.labels, tt.conll, false, false)
+			require.NoError(t, err)
+			assert.True(t, g.External)
+			want := tagger.NewGazetteer(6)
+			for p, bits := range tt.want {
+				want.AddBits(p, tagger.Tokenize(nil, p), bits)
+			}
+			assert.Equal(t, want.Phrases, g.Phrases)
 		})
 	}
 }

@@ -15,7 +15,7 @@ type Buffers struct {
 
 // Prepare sets the model-dependent per-token data of d (word clusters and
 // gazetteer matches).
-func (d *Doc) Prepare(clus map[string]int32, gaz *Gazetteer) {
+func (d *Doc) Prepare(clus map[string]int32, gaz, ext *Gazetteer) {
 	d.clus = d.clus[:0]
 	if clus != nil {
 		for i := range d.Toks {
@@ -29,8 +29,14 @@ func (d *Doc) Prepare(clus map[string]int32, gaz *Gazetteer) {
 		d.clus = nil
 	}
 	d.gaz = nil
+	if gaz != nil || ext != nil {
+		d.gaz = make([][]uint64, len(d.Toks))
+	}
 	if gaz != nil {
 		gaz.features(d)
+	}
+	if ext != nil {
+		ext.features(d)
 	}
 }
 
@@ -44,7 +50,7 @@ func (m *Model) Tag(dst []Chunk, text string, toks []Span, b *Buffers) []Chunk {
 	d := &b.Doc
 	d.Extra, d.Extra2, d.Extra3, d.Extra4 = m.Extra, m.Extra2, m.Extra3, m.Extra4
 	d.Reset(text, toks)
-	d.Prepare(m.Clus, m.Gaz)
+	d.Prepare(m.Clus, m.Gaz, m.Ext)
 	if cap(b.scores) < n*m.T {
 		b.scores = make([]float32, n*m.T)
 		b.back = make([]int32, n*m.T)

@@ -16,7 +16,27 @@ type Gazetteer struct {
 	// sentences whose case tells nothing (headlines in capitals, chat and
 	// transcripts in lower case); with LowerAll, in every sentence.
 	Lower, LowerAll bool
+	// External marks a gazetteer of phrases from outside the training
+	// data (the list ner/cmd/mkgaz writes): its features have their own
+	// templates, and a label set may carry CommonBit (a phrase that is
+	// also a common word) and a primary label (PrimaryShift).
+	External bool
+	// Sets (external gazetteers) also reads a phrase's whole label set
+	// as one feature ("GPE+PERSON": London) and its primary label (the
+	// label of its most frequent sense; PrimaryShift).
+	Sets bool
 }
+
+// PrimaryShift: in an external gazetteer's label set, bits 24 to 28 hold
+// the phrase's primary label index plus one (0: none).
+const (
+	PrimaryShift = 24
+	primaryMask  = 0x1f << PrimaryShift
+)
+
+// CommonBit, in an external gazetteer's label set, marks a phrase that is
+// also a common lower-case word ("Reading", "Nice").
+const CommonBit = 1 << 31
 
 // lowerHash is the hash of a phrase's tokens in lower case.
 func lowerHash(text string, toks []Span) uint64 {
@@ -46,34 +66,71 @@ func phraseHash(text string, toks []Span) uint64 {
 
 // Add records toks of text as an entity with label index k.
 func (g *Gazetteer) Add(text string, toks []Span, k int) {
+	g.AddBits(text, toks, 1<<uint(k))
+}
+
+// AddBits records toks of text with the label bit set bits (label index k
+// is bit k; CommonBit in an external gazetteer).
+func (g *Gazetteer) AddBits(text string, toks []Span, bits uint32) {
 	if len(toks) == 0 || len(toks) > g.MaxLen {
 		return
 	}
-	g.Phrases[phraseHash(text, toks)] |= 1 << uint(k)
+	or := func(h uint64, shift uint) {
+		old := g.Phrases[h]
+		b := uint64(bits) << shift
+		if g.External && old&(primaryMask<<shift) != 0 {
+			b &^= primaryMask << shift // the first phrase's primary label stays
+		}
+		g.Phrases[h] = old | b
+	}
+	or(phraseHash(text, toks), 0)
 	if g.Lower {
-		g.Phrases[lowerHash(text, toks)] |= 1 << uint(32+k)
+		or(lowerHash(text, toks), 32)
 	}
 }
 
 // features appends, for every token of d, the gazetteer features of the
-// phrases covering it, into d.gazF/d.gazOff.
+// phrases covering it to d.gaz.
 func (g *Gazetteer) features(d *Doc) {
 	n := len(d.Toks)
-	per := make([][]uint64, n)
+	per := d.gaz
+	cased, lower := byte(61), byte(66)
+	if g.External {
+		cased, lower = 80, 81
+	}
+	kindOf := func(i, j, l int) uint32 {
+		switch {
+		case l == 1:
+			return 0
+		case j == i:
+			return 2
+		case j == i+l-1:
+			return 3
+		}
+		return 1 // inside
+	}
 	emit := func(i, l int, set uint64, tmpl byte) {
+		if g.External {
+			if set&CommonBit != 0 {
+				set &^= CommonBit
+				tmpl += 2
+			}
+			prim := uint32(set&primaryMask) >> PrimaryShift
+			set &^= primaryMask
+			if g.Sets {
+				for j := i; j < i+l; j++ {
+					kind := kindOf(i, j, l)
+					per[j] = append(per[j], uint64(start(tmpl+4).num(uint32(set)).num(kind)))
+					if prim != 0 {
+						per[j] = append(per[j], uint64(start(tmpl+8).num(prim).num(kind)))
+					}
+				}
+			}
+		}
 		for k := 0; set != 0; k++ {
 			if set&1 != 0 {
 				for j := i; j < i+l; j++ {
-					kind := 1 // inside
-					switch {
-					case l == 1:
-						kind = 0
-					case j == i:
-						kind = 2
-					case j == i+l-1:
-						kind = 3
-					}
-					per[j] = append(per[j], uint64(start(tmpl).num(uint32(k)).num(uint32(kind))))
+					per[j] = append(per[j], uint64(start(tmpl).num(uint32(k)).num(kindOf(i, j, l))))
 				}
 			}
 			set >>= 1
@@ -85,7 +142,7 @@ func (g *Gazetteer) features(d *Doc) {
 			t := d.Toks[i+l-1]
 			h = h.str(d.Text[t.Start:t.End]).sep()
 			if set, ok := g.Phrases[uint64(h)]; ok {
-				emit(i, l, set&0xffffffff, 61)
+				emit(i, l, set&0xffffffff, cased)
 			}
 		}
 		if !g.Lower || !g.LowerAll && !d.caps && !d.lows {
@@ -100,7 +157,7 @@ func (g *Gazetteer) features(d *Doc) {
 			}
 			h = h.sep()
 			if set, ok := g.Phrases[uint64(h)]; ok {
-				emit(i, l, set>>32, 66)
+				emit(i, l, set>>32, lower)
 			}
 		}
 	}

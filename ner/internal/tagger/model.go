@@ -26,6 +26,7 @@ type Model struct {
 	Trans  []float32 // (T+1)*T: Trans[p*T+t] is the weight of tag p then t; row T is the start
 	Clus   map[string]int32
 	Gaz    *Gazetteer
+	Ext    *Gazetteer // external phrases (Gazetteer.External), or nil
 
 	// CSR weights as trained (or as read, dequantized): feature f has tags
 	// tag[off[f]:off[f+1]] with weights w.
@@ -347,6 +348,18 @@ func (m *Model) Write(w io.Writer, hashes []uint64) error {
 			flags |= 32 // only where case tells nothing
 		}
 	}
+	if m.Ext != nil {
+		flags |= 128
+		if m.Ext.Sets {
+			flags |= 1024
+		}
+		if m.Ext.Lower {
+			flags |= 256
+			if m.Ext.LowerAll {
+				flags |= 512
+			}
+		}
+	}
 	uv(flags)
 	for _, v := range m.Trans {
 		binary.Write(bw, binary.LittleEndian, v)
@@ -396,6 +409,9 @@ func (m *Model) Write(w io.Writer, hashes []uint64) error {
 		uv(0)
 	} else {
 		m.Gaz.write(uv, str)
+	}
+	if m.Ext != nil {
+		m.Ext.write(uv, str)
 	}
 	if err := bw.Flush(); err != nil {
 		return err
@@ -487,6 +503,19 @@ func Read(data []byte) (*Model, error) {
 		g.LowerAll = g.Lower && flags&32 == 0
 	}
 	m.Gaz = g
+	if flags&128 != 0 {
+		e, err := readGazetteer(r)
+		if err != nil {
+			return nil, err
+		}
+		if e == nil {
+			return nil, errFormat
+		}
+		e.External, e.Sets = true, flags&1024 != 0
+		e.Lower = flags&256 != 0
+		e.LowerAll = flags&512 != 0
+		m.Ext = e
+	}
 	if r.err != nil {
 		return nil, fmt.Errorf("%w: %w", errFormat, r.err)
 	}

@@ -229,7 +229,7 @@ func TestGazetteerLower(t *testing.T) {
 			var d Doc
 			for k, text := range []string{"Angela Merkel spoke.", "ANGELA MERKEL SPOKE.", "angela merkel spoke."} {
 				d.Reset(text, Tokenize(nil, text))
-				d.Prepare(nil, g)
+				d.Prepare(nil, g, nil)
 				assert.Len(t, d.gaz[0], tt.want[k], text)
 				assert.Empty(t, d.gaz[2], text)
 			}
@@ -247,6 +247,94 @@ func TestGazetteerLower(t *testing.T) {
 		assert.True(t, m2.Gaz.Lower)
 		assert.Equal(t, all, m2.Gaz.LowerAll)
 	}
+}
+
+func TestExternalGazetteer(t *testing.T) {
+	// An external gazetteer's phrases give features of their own
+	// templates beside the training gazetteer's, a common word's under
+	// others again; the gazetteer survives a write and read.
+	ext := NewGazetteer(6)
+	ext.External, ext.Lower = true, true
+	for _, p := range []struct {
+		text string
+		bits uint32
+	}{{"Burkina Faso", 1 << 1}, {"Reading", 1<<1 | CommonBit}} {
+		ext.AddBits(p.text, Tokenize(nil, p.text), p.bits)
+	}
+	train := []Sentence{{Doc: "a", Text: "Angela Merkel visited Burkina Faso.", Entities: []GoldEntity{{Start: 0, End: 13, Label: "PER"}, {Start: 22, End: 34, Label: "LOC"}}}}
+	var d Doc
+	text := "Burkina Faso beat Reading."
+	toks := Tokenize(nil, text)
+	d.Reset(text, toks)
+	d.Prepare(nil, nil, ext)
+	require.Len(t, d.gaz, 5)
+	assert.Equal(t, []uint64{uint64(start(80).num(1).num(2))}, d.gaz[0])
+	assert.Equal(t, []uint64{uint64(start(80).num(1).num(3))}, d.gaz[1])
+	assert.Empty(t, d.gaz[2])
+	assert.Equal(t, []uint64{uint64(start(82).num(1).num(0))}, d.gaz[3])
+	// In lower-case text (case tells nothing) the lower-case templates.
+	text = "we flew from burkina faso to reading and then home again."
+	toks = Tokenize(nil, text)
+	d.Reset(text, toks)
+	d.Prepare(nil, nil, ext)
+	assert.Equal(t, []uint64{uint64(start(81).num(1).num(2))}, d.gaz[3])
+	assert.Equal(t, []uint64{uint64(start(83).num(1).num(0))}, d.gaz[6])
+
+	m, hashes, err := Train(train, TrainOptions{Labels: []string{"PER", "LOC"}, Epochs: 2, MinCount: 1, Folds: 1, Ext: ext})
+	require.NoError(t, err)
+	var buf bytes.Buffer
+	require.NoError(t, m.Write(&buf, hashes))
+	m2, err := Read(buf.Bytes())
+	require.NoError(t, err)
+	require.NotNil(t, m2.Ext)
+	assert.True(t, m2.Ext.External)
+	assert.True(t, m2.Ext.Lower)
+	assert.False(t, m2.Ext.LowerAll)
+	assert.Equal(t, ext.Phrases, m2.Ext.Phrases)
+	assert.Equal(t, m.Tag(nil, train[0].Text, Tokenize(nil, train[0].Text), &Buffers{}),
+		m2.Tag(nil, train[0].Text, Tokenize(nil, train[0].Text), &Buffers{}))
+}
+
+func TestExternalGazetteerSets(t *testing.T) {
+	// With Sets, a phrase's whole label set and its primary label are
+	// features too; the primary label of the first phrase to reach a
+	// lower-case form stays.
+	ext := NewGazetteer(6)
+	ext.External, ext.Lower, ext.Sets = true, true, true
+	london := Tokenize(nil, "London")
+	ext.AddBits("London", london, 1<<0)
+	ext.AddBits("London", london, 1<<4|5<<PrimaryShift)
+	ext.AddBits("LONDON", london, 1<<2|3<<PrimaryShift)
+	var d Doc
+	text := "London"
+	d.Reset(text, Tokenize(nil, text))
+	d.Prepare(nil, nil, ext)
+	assert.ElementsMatch(t, []uint64{
+		uint64(start(84).num(1<<0 | 1<<4).num(0)),
+		uint64(start(88).num(5).num(0)),
+		uint64(start(80).num(0).num(0)),
+		uint64(start(80).num(4).num(0)),
+	}, d.gaz[0])
+	text = "we all flew to london and then home again ."
+	d.Reset(text, Tokenize(nil, text))
+	d.Prepare(nil, nil, ext)
+	assert.ElementsMatch(t, []uint64{
+		uint64(start(85).num(1<<0 | 1<<2 | 1<<4).num(0)),
+		uint64(start(89).num(5).num(0)),
+		uint64(start(81).num(0).num(0)),
+		uint64(start(81).num(2).num(0)),
+		uint64(start(81).num(4).num(0)),
+	}, d.gaz[4])
+	// The flag survives a write and read.
+	train := []Sentence{{Doc: "a", Text: "Angela Merkel visited London.", Entities: []GoldEntity{{Start: 0, End: 13, Label: "PER"}}}}
+	m, hashes, err := Train(train, TrainOptions{Labels: []string{"PER"}, Epochs: 1, MinCount: 1, Ext: ext})
+	require.NoError(t, err)
+	var buf bytes.Buffer
+	require.NoError(t, m.Write(&buf, hashes))
+	m2, err := Read(buf.Bytes())
+	require.NoError(t, err)
+	require.NotNil(t, m2.Ext)
+	assert.True(t, m2.Ext.Sets)
 }
 
 func TestTrainSeeds(t *testing.T) {
@@ -340,10 +428,10 @@ func TestClusterFeaturesBackOff(t *testing.T) {
 	d.Reset(text, toks)
 	d.Extra, d.Extra2 = true, true
 	full := map[string]int32{"tesla": 7<<16 | 3, "said": 1<<16 | 0}
-	d.Prepare(full, nil)
+	d.Prepare(full, nil, nil)
 	withFine := d.Features(nil, 0)
 	thin := map[string]int32{"tesla": ClusterNoFine<<16 | ClusterThin | 3, "said": 1<<16 | 0}
-	d.Prepare(thin, nil)
+	d.Prepare(thin, nil, nil)
 	backedOff := d.Features(nil, 0)
 	assert.Len(t, backedOff, len(withFine)-1)
 	assert.NotContains(t, backedOff, uint64(start(34).num(7)))
@@ -359,7 +447,7 @@ func TestExtra4Features(t *testing.T) {
 		var d Doc
 		d.Reset(text, Tokenize(nil, text))
 		d.Extra, d.Extra2, d.Extra3, d.Extra4 = true, true, true, extra4
-		d.Prepare(clus, nil)
+		d.Prepare(clus, nil, nil)
 		return d.Features(nil, i)
 	}
 	const initial = "Chinese Vice Premier He Lifeng met them."

@@ -24,6 +24,9 @@ type TrainOptions struct {
 	Extra4      bool // the fifth feature set
 	GazLower    bool // the gazetteer also matches phrases in lower case in sentences all in capitals or all in lower case
 	GazLowerAll bool // ... and in every sentence
+	// Ext, when set, is an external gazetteer (phrases from outside the
+	// training data, not jackknifed), kept in the model.
+	Ext *Gazetteer
 	// Seeds > 1 trains that many times over different orders of the data
 	// and averages the averaged weights (a cheap ensemble: features are
 	// extracted once).
@@ -162,7 +165,7 @@ func Train(train []Sentence, opt TrainOptions) (*Model, []uint64, error) {
 		if foldGaz != nil {
 			g = foldGaz[ex.fold]
 		}
-		d.Prepare(opt.Clusters, g)
+		d.Prepare(opt.Clusters, g, opt.Ext)
 		ex.off = len(featOff)
 		for j := range ex.toks {
 			featOff = append(featOff, len(flat))
@@ -322,7 +325,7 @@ func Train(train []Sentence, opt TrainOptions) (*Model, []uint64, error) {
 func average(opt TrainOptions, sch *Scheme, hashes []uint64, w, u, tr, tu []float32, c float32, full *Gazetteer) (*Model, []uint64, error) {
 	T := sch.T
 	nf := len(hashes)
-	m := &Model{Labels: slices.Clone(opt.Labels), Extra: opt.Extra, Extra2: opt.Extra2, Extra3: opt.Extra3, Extra4: opt.Extra4, Scheme: sch, T: T, Clus: opt.Clusters, Gaz: full}
+	m := &Model{Labels: slices.Clone(opt.Labels), Extra: opt.Extra, Extra2: opt.Extra2, Extra3: opt.Extra3, Extra4: opt.Extra4, Scheme: sch, T: T, Clus: opt.Clusters, Gaz: full, Ext: opt.Ext}
 	m.Trans = make([]float32, len(tr))
 	for i := range tr {
 		m.Trans[i] = tr[i] - tu[i]/c
