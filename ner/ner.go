@@ -63,6 +63,12 @@ type Options struct {
 	// MaxRunes caps the length of accepted text in code points. Zero means
 	// DefaultMaxRunes.
 	MaxRunes int
+	// SkipSecondStage returns every entity the tagger finds, with the
+	// tagger's label, without the second stage that relabels or drops
+	// them (the ontonotes model's; other models have none): more recall,
+	// less precision. Package qa reads entities this way, since its
+	// models learned from the tagger's entities.
+	SkipSecondStage bool
 }
 
 // ErrUnknownModel is returned (wrapped, with the known names) by New when
@@ -102,6 +108,9 @@ func New(opts Options) (*Recognizer, error) {
 	}
 	m := lm.tagger
 	r := &Recognizer{info: e.info(), m: m, rl: lm.relabel, maxRunes: opts.MaxRunes}
+	if opts.SkipSecondStage {
+		r.rl = nil
+	}
 	if r.maxRunes <= 0 {
 		r.maxRunes = DefaultMaxRunes
 	}

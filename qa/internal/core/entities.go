@@ -11,7 +11,7 @@ import (
 // recognizer is the named-entity recogniser of package ner with its
 // default (OntoNotes) model, loaded once.
 var recognizer = sync.OnceValues(func() (*ner.Recognizer, error) {
-	return ner.New(ner.Options{MaxRunes: math.MaxInt32})
+	return ner.New(ner.Options{MaxRunes: math.MaxInt32, SkipSecondStage: true})
 })
 
 // LoadEntities loads the named-entity model, so that a broken one shows
