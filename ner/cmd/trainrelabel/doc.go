@@ -7,6 +7,14 @@
 // cross-validation over the same folds, for the best entity F1 on the
 // training data; no development data is read.
 //
+// With -ext-gaz, the external gazetteer (ner/data/external-gazetteer.tsv.gz,
+// written by ner/cmd/mkgaz) adds features: the labels, common-word mark and
+// primary label the list gives the entity's phrase as written and in lower
+// case, the same without a leading "the", and its last word as written
+// (and a feature for none found). The list is kept in the model file
+// (after the weights; files without it still read) and looked up at run
+// time, so the tagger is unchanged.
+//
 // The embedded relabeler of the ontonotes model was built with (DATA is the
 // shared data directory, shared/data/ner):
 //
@@ -14,5 +22,10 @@
 //	    -clusters-from ner/models/ontonotes.bin -epochs 10 -extra2 -extra3 -extra4 \
 //	    -case-aug 0.2 -gaz-lower -seeds 4 -oof /tmp/oof.gob.gz -oof-folds 4
 //	go run ./ner/cmd/trainrelabel -oof /tmp/oof.gob.gz -epochs 2,3 -prune 0.1 \
-//	    -out ner/models/ontonotes-relabel.bin
+//	    -ext-gaz ner/data/external-gazetteer.tsv.gz -out ner/models/ontonotes-relabel.bin
+//
+// (cross-validated entity F1 over the four training folds: tagger alone
+// 84.60, relabeler 84.82 without -ext-gaz and 84.86 with it; sha256 of
+// the model 6c7243fa27463aeed2b85310ae3f77c1fa35b90f96ef73de3a5dcea04583f036,
+// the same bytes on a second run).
 package main

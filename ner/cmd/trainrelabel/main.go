@@ -5,6 +5,7 @@ import (
 	"encoding/gob"
 	"flag"
 	"fmt"
+	"io"
 	"log"
 	"math"
 	"os"
@@ -36,6 +37,7 @@ func main() {
 	lr := flag.Float64("lr", 0.1, "AdaGrad rate (-loss log)")
 	l2 := flag.Float64("l2", 1e-4, "L2 penalty (-loss log)")
 	prune := flag.Float64("prune", 0, "drop weights smaller than this in magnitude")
+	extGaz := flag.String("ext-gaz", "", "external gazetteer to read features from and keep in the model (ner/data/external-gazetteer.tsv.gz, written by ner/cmd/mkgaz)")
 	flag.Parse()
 	log.SetFlags(log.Ltime)
 	d, err := readDump(*in)
@@ -43,11 +45,20 @@ func main() {
 		log.Fatal(err)
 	}
 	L := len(d.Labels)
+	var ext *relabel.Ext
+	if *extGaz != "" {
+		raw, err := readGz(*extGaz)
+		if err != nil {
+			log.Fatal(err)
+		}
+		ext = relabel.NewExt(raw, d.Labels)
+		log.Printf("external gazetteer: %d of the candidates' phrases found", ext.Hits(d.cands()))
+	}
 	exs := make([]relabel.Example, len(d.Recs))
 	folds := 0
 	for i := range d.Recs {
 		r := &d.Recs[i]
-		relabel.Extract(&exs[i].F, &r.C)
+		relabel.ExtractExt(&exs[i].F, &r.C, ext)
 		exs[i].Pred, exs[i].Gold = r.C.Pred, r.Gold
 		folds = max(folds, r.Fold+1)
 	}
@@ -95,6 +106,7 @@ func main() {
 	m := train(d.Labels, exs, bestE, *seed, *loss, float32(*lr), float32(*l2))
 	m.Prune(float32(*prune))
 	m.Margin, m.MarginNone = bestM[0], bestM[1]
+	m.Ext = ext
 	f, err := os.Create(*out)
 	if err != nil {
 		log.Fatal(err)
@@ -106,6 +118,27 @@ func main() {
 		log.Fatal(err)
 	}
 	log.Printf("wrote %s", *out)
+}
+
+func (d *oofDump) cands() []*relabel.Candidate {
+	cs := make([]*relabel.Candidate, len(d.Recs))
+	for i := range d.Recs {
+		cs[i] = &d.Recs[i].C
+	}
+	return cs
+}
+
+func readGz(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	zr, err := gzip.NewReader(f)
+	if err != nil {
+		return nil, err
+	}
+	return io.ReadAll(zr)
 }
 
 func readDump(path string) (*oofDump, error) {

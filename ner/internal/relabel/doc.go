@@ -1,7 +1,8 @@
 // Package relabel is the named-entity recognizer's second stage: a
 // multiclass linear model that reads an entity the tagger found (its words,
 // their shapes and word clusters, two words of context on each side, the
-// gazetteer's labels for the phrase, and the tagging's score with the
+// gazetteer's labels for the phrase, the external gazetteer's labels for
+// it (an [Ext], kept in the model file), and the tagging's score with the
 // entity under each label and as no entity) and may give it another label
 // or drop it. It is trained by ner/cmd/trainrelabel on the tagger's
 // out-of-fold output over the training data (ner/cmd/trainner -oof), so

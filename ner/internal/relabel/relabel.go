@@ -53,7 +53,10 @@ type Model struct {
 	// Margin is how much the best other label must beat the tagger's
 	// label, and MarginNone how much "no entity" must, for a change.
 	Margin, MarginNone float32
-	w                  []float32 // hashed weights, 1<<bits
+	// Ext is the external gazetteer the model reads, or nil; it is kept
+	// in the model file.
+	Ext *Ext
+	w   []float32 // hashed weights, 1<<bits
 }
 
 const bits = 22
@@ -167,13 +170,18 @@ type Features struct {
 	X   []uint64
 	Per [][2]uint64 // per class: its score bin shared over classes, and the same paired with the class
 	Val []float32   // per class: its score less the tagger's label's, scaled, for one shared weight
+	buf []byte      // scratch for the external gazetteer's lookups
 }
 
 // valSlot is the weight of Features.Val.
 var valSlot = slot(uint64(start(33)), -1)
 
 // Extract fills f with the features of c.
-func Extract(f *Features, c *Candidate) {
+func Extract(f *Features, c *Candidate) { ExtractExt(f, c, nil) }
+
+// ExtractExt fills f with the features of c, with those of the external
+// gazetteer g when it is not nil.
+func ExtractExt(f *Features, c *Candidate, g *Ext) {
 	f.X = f.X[:0]
 	add := func(h hash) { f.X = append(f.X, uint64(h)) }
 	word := func(i int) string {
@@ -264,6 +272,9 @@ func Extract(f *Features, c *Candidate) {
 			second = max(second, c.Scores[k])
 		}
 	}
+	if g != nil {
+		g.extFeatures(f, c)
+	}
 	add(start(29).num(marginBin(best - second)))
 	add(start(30).num(marginBin(best - c.Scores[L])))
 	f.Per, f.Val = f.Per[:0], f.Val[:0]
@@ -286,7 +297,7 @@ func score(w []float32, f *Features, y int) float32 {
 
 // Scores appends the score of every class for c to dst; f is scratch.
 func (m *Model) Scores(dst []float32, f *Features, c *Candidate) []float32 {
-	Extract(f, c)
+	ExtractExt(f, c, m.Ext)
 	for y := range f.Per {
 		dst = append(dst, score(m.w, f, y))
 	}
@@ -361,6 +372,11 @@ func (m *Model) Write(w io.Writer) error {
 			binary.Write(bw, binary.LittleEndian, q)
 		}
 	}
+	if m.Ext != nil {
+		// After the weights, so that older readers stop before it.
+		uv(uint64(len(m.Ext.raw)))
+		bw.Write(m.Ext.raw)
+	}
 	if err := bw.Flush(); err != nil {
 		return err
 	}
@@ -422,6 +438,19 @@ func Read(data []byte) (*Model, error) {
 		}
 		m.w[i] = float32(int16(binary.LittleEndian.Uint16(q[:]))) * hd[2]
 	}
+	// An external gazetteer may follow (files before it end here).
+	n, err := binary.ReadUvarint(r)
+	if err == io.EOF {
+		return m, nil
+	}
+	if err != nil || n > 1<<28 {
+		return nil, fmt.Errorf("%w: external gazetteer", errFormat)
+	}
+	raw := make([]byte, n)
+	if _, err := io.ReadFull(r, raw); err != nil {
+		return nil, fmt.Errorf("%w: external gazetteer", errFormat)
+	}
+	m.Ext = NewExt(raw, m.Labels)
 	return m, nil
 }
 

@@ -82,3 +82,53 @@ func TestMarginBin(t *testing.T) {
 		assert.NotEqual(t, marginBin(tc.a), marginBin(tc.b), "%v %v", tc.a, tc.b)
 	}
 }
+
+func TestExt(t *testing.T) {
+	raw := []byte("GPE\tThe Gambia\t0\t1\nGPE\tGambia\t0\t1\nPERSON\tReading\t1\t0\nGPE\tReading\t1\t1\nORG\tU.S. Army\t0\t1\nLOC\tNowhere\t0\t1\n")
+	g := NewExt(raw, []string{"PERSON", "GPE", "ORG"})
+	cand := func(words ...string) *Candidate {
+		return &Candidate{Words: words, Start: 0, End: len(words)}
+	}
+	gpe := uint32(2 | 2<<extPrimShift)
+	for _, tc := range []struct {
+		words []string
+		want  [5]uint32
+	}{
+		{[]string{"Gambia"}, [5]uint32{gpe, gpe, 0, 0, 0}},
+		{[]string{"GAMBIA"}, [5]uint32{0, gpe, 0, 0, 0}},
+		{[]string{"the", "Gambia"}, [5]uint32{0, gpe, gpe, gpe, gpe}},
+		{[]string{"Reading"}, [5]uint32{3 | extCommon | 2<<extPrimShift, 3 | extCommon | 2<<extPrimShift, 0, 0, 0}},
+		{[]string{"U.S.", "Army"}, [5]uint32{4 | 3<<extPrimShift, 4 | 3<<extPrimShift, 0, 0, 0}},
+		{[]string{"Nowhere"}, [5]uint32{}},
+	} {
+		got, _ := g.lookups(nil, cand(tc.words...))
+		assert.Equal(t, tc.want, got, "%v", tc.words)
+	}
+}
+
+func TestWriteReadExt(t *testing.T) {
+	ls := []string{"PERSON", "GPE"}
+	g := NewExt([]byte("GPE\tGambia\t0\t1\nGPE\tDevon\t0\t1\n"), ls)
+	exs := toy()
+	for i := range exs {
+		c := Candidate{Words: []string{"went", "to", []string{"Gambia", "Devon", "Burkina", "Alice", "Bob", "Nobody"}[i%6], "today", "."},
+			Clus: []int32{-1, -1, -1, -1, -1}, Start: 2, End: 3, Pred: exs[i].Pred, Scores: []float32{3, 2.5, 1}}
+		ExtractExt(&exs[i].F, &c, g)
+	}
+	m := Train(ls, exs, 5, 1)
+	m.Ext = g
+	var buf bytes.Buffer
+	require.NoError(t, m.Write(&buf))
+	m2, err := Read(buf.Bytes())
+	require.NoError(t, err)
+	require.NotNil(t, m2.Ext)
+	assert.Equal(t, g.exact, m2.Ext.exact)
+	assert.Equal(t, g.lower, m2.Ext.lower)
+	// A model without one reads back without one.
+	m.Ext = nil
+	buf.Reset()
+	require.NoError(t, m.Write(&buf))
+	m3, err := Read(buf.Bytes())
+	require.NoError(t, err)
+	assert.Nil(t, m3.Ext)
+}
