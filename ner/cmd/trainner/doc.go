@@ -25,7 +25,7 @@
 // -clusters-from takes the word clusters of a model file, so that these
 // taggers read the clusters of the model the second stage will follow.
 //
-// The external gazetteer (-ext-gaz; measured, not in the shipped models) is
+// The external gazetteer (-ext-gaz; measured for the tagger and not shipped there; the second stage, ner/cmd/trainrelabel, keeps it) is
 // written by ner/cmd/mkgaz from WordNet and tzdata; it holds nothing from the
 // training or development data.
 //
