@@ -25,9 +25,10 @@
 // -clusters-from takes the word clusters of a model file, so that these
 // taggers read the clusters of the model the second stage will follow.
 //
-// The external gazetteer (-ext-gaz; measured for the tagger and not shipped there; the second stage, ner/cmd/trainrelabel, keeps it) is
-// written by ner/cmd/mkgaz from WordNet and tzdata; it holds nothing from the
-// training or development data.
+// The external gazetteer (-ext-gaz) is written by ner/cmd/mkgaz from WordNet
+// and tzdata; it holds nothing from the training or development data. The
+// tagger with it was measured and not shipped; the second stage
+// (ner/cmd/trainrelabel -ext-gaz) keeps it.
 //
 // Only the training portions are learned from (and, for -cluster-data, also
 // the paragraphs of SQuAD-format files, without their questions); -dev only reports precision,
