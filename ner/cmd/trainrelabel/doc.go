@@ -20,8 +20,8 @@
 //
 //	go run ./ner/cmd/trainner -labels ontonotes -train DATA/ontonotes/train.jsonl.gz \
 //	    -clusters-from ner/models/ontonotes.bin -epochs 10 -extra2 -extra3 -extra4 \
-//	    -case-aug 0.2 -gaz-lower -seeds 4 -oof $TMPDIR/oof.gob.gz -oof-folds 4
-//	go run ./ner/cmd/trainrelabel -oof $TMPDIR/oof.gob.gz -epochs 2,3 -prune 0.1 \
+//	    -case-aug 0.2 -gaz-lower -seeds 4 -oof ${TMPDIR:-/tmp}/oof.gob.gz -oof-folds 4
+//	go run ./ner/cmd/trainrelabel -oof ${TMPDIR:-/tmp}/oof.gob.gz -epochs 2,3 -prune 0.1 \
 //	    -ext-gaz ner/data/external-gazetteer.tsv.gz -out ner/models/ontonotes-relabel.bin
 //
 // (cross-validated entity F1 over the four training folds: tagger alone
