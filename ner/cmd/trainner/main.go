@@ -259,30 +259,16 @@ func readExtGaz(path string, ls []string, conll, lower, sets bool) (*tagger.Gaze
 	}
 	g := tagger.NewGazetteer(6)
 	g.External, g.Lower, g.Sets = true, lower, sets
-	var toks []tagger.Span
-	for _, line := range strings.Split(string(data), "\n") {
-		f := strings.Split(line, "\t")
-		if len(f) < 3 {
-			continue
-		}
-		l := f[0]
+	labelOf := func(l string) (int, bool) {
 		if conll {
 			l = ontoToCoNLL[l]
 		}
 		k, ok := idx[l]
-		if !ok {
-			continue
-		}
-		bits := uint32(1) << uint(k)
-		if f[2] == "1" {
-			bits |= tagger.CommonBit
-		}
-		if len(f) > 3 && f[3] == "1" && k+1 < 1<<5 {
-			bits |= uint32(k+1) << tagger.PrimaryShift
-		}
-		toks = tagger.Tokenize(toks[:0], f[1])
-		g.AddBits(f[1], toks, bits)
+		return k, ok
 	}
+	tagger.ParseExtList(data, labelOf, func(phrase string, toks []tagger.Span, bits uint32) {
+		g.AddBits(phrase, toks, bits)
+	})
 	return g, nil
 }
 

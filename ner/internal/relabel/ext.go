@@ -17,54 +17,38 @@ type Ext struct {
 	lower map[string]uint32
 }
 
+// The bit layout is the tagger's (tagger.CommonBit, tagger.PrimaryShift).
 const (
-	extCommon    = 1 << 31
-	extPrimShift = 24
-	extPrimMask  = 0x1f << extPrimShift
+	extCommon    = tagger.CommonBit
+	extPrimShift = tagger.PrimaryShift
+	extPrimMask  = tagger.PrimaryMask
 	extLabelMask = 1<<extPrimShift - 1
 )
 
-// NewExt reads an external gazetteer list (LABEL TAB phrase TAB common
-// TAB primary lines, not compressed) for the labels ls; lines of other
-// labels are skipped. The phrases are tokenized as the tagger does and
-// their tokens joined by single spaces.
+// NewExt reads an external gazetteer list (see tagger.ParseExtList) for
+// the labels ls; lines of other labels are skipped. The phrases' tokens
+// are joined by single spaces.
 func NewExt(raw []byte, ls []string) *Ext {
 	idx := map[string]int{}
 	for i, l := range ls {
 		idx[l] = i
 	}
 	g := &Ext{raw: raw, exact: map[string]uint32{}, lower: map[string]uint32{}}
-	var toks []tagger.Span
 	var sb strings.Builder
-	for line := range strings.SplitSeq(string(raw), "\n") {
-		f := strings.Split(line, "\t")
-		if len(f) < 3 {
-			continue
-		}
-		k, ok := idx[f[0]]
-		if !ok || k >= extPrimShift {
-			continue
-		}
-		v := uint32(1) << uint(k)
-		if f[2] == "1" {
-			v |= extCommon
-		}
-		if len(f) > 3 && f[3] == "1" {
-			v |= uint32(k+1) << extPrimShift
-		}
-		toks = tagger.Tokenize(toks[:0], f[1])
+	labelOf := func(l string) (int, bool) { k, ok := idx[l]; return k, ok }
+	tagger.ParseExtList(raw, labelOf, func(phrase string, toks []tagger.Span, v uint32) {
 		sb.Reset()
 		for i, t := range toks {
 			if i > 0 {
 				sb.WriteByte(' ')
 			}
-			sb.WriteString(f[1][t.Start:t.End])
+			sb.WriteString(phrase[t.Start:t.End])
 		}
 		p := sb.String()
 		g.exact[p] = merge(g.exact[p], v)
 		lp := strings.ToLower(p)
 		g.lower[lp] = merge(g.lower[lp], v)
-	}
+	})
 	return g
 }
 

@@ -2,6 +2,7 @@ package tagger
 
 import (
 	"slices"
+	"strings"
 	"unicode"
 	"unicode/utf8"
 )
@@ -27,16 +28,46 @@ type Gazetteer struct {
 	Sets bool
 }
 
-// PrimaryShift: in an external gazetteer's label set, bits 24 to 28 hold
-// the phrase's primary label index plus one (0: none).
+// PrimaryShift: in an external gazetteer's label set, bits 24 to 28
+// (PrimaryMask) hold the phrase's primary label index plus one (0: none);
+// the labels themselves are the bits below.
 const (
 	PrimaryShift = 24
-	primaryMask  = 0x1f << PrimaryShift
+	PrimaryMask  = 0x1f << PrimaryShift
 )
 
 // CommonBit, in an external gazetteer's label set, marks a phrase that is
 // also a common lower-case word ("Reading", "Nice").
 const CommonBit = 1 << 31
+
+// ParseExtList reads an external gazetteer list (LABEL TAB phrase TAB
+// common [TAB primary] lines, as ner/cmd/mkgaz writes them, uncompressed)
+// and calls add with each phrase, its tokens (reused between calls) and
+// its label set: bit k for the label index labelOf gives, CommonBit, and
+// the primary label at PrimaryShift. Lines whose label labelOf does not
+// know, or whose index would not fit below PrimaryShift, are skipped.
+func ParseExtList(data []byte, labelOf func(string) (int, bool), add func(phrase string, toks []Span, bits uint32)) {
+	var toks []Span
+	for line := range strings.SplitSeq(string(data), "\n") {
+		f := strings.Split(line, "\t")
+		if len(f) < 3 {
+			continue
+		}
+		k, ok := labelOf(f[0])
+		if !ok || k >= PrimaryShift {
+			continue
+		}
+		bits := uint32(1) << uint(k)
+		if f[2] == "1" {
+			bits |= CommonBit
+		}
+		if len(f) > 3 && f[3] == "1" {
+			bits |= uint32(k+1) << PrimaryShift
+		}
+		toks = Tokenize(toks[:0], f[1])
+		add(f[1], toks, bits)
+	}
+}
 
 // lowerHash is the hash of a phrase's tokens in lower case.
 func lowerHash(text string, toks []Span) uint64 {
@@ -78,8 +109,8 @@ func (g *Gazetteer) AddBits(text string, toks []Span, bits uint32) {
 	or := func(h uint64, shift uint) {
 		old := g.Phrases[h]
 		b := uint64(bits) << shift
-		if g.External && old&(primaryMask<<shift) != 0 {
-			b &^= primaryMask << shift // the first phrase's primary label stays
+		if g.External && old&(PrimaryMask<<shift) != 0 {
+			b &^= PrimaryMask << shift // the first phrase's primary label stays
 		}
 		g.Phrases[h] = old | b
 	}
@@ -115,8 +146,8 @@ func (g *Gazetteer) features(d *Doc) {
 				set &^= CommonBit
 				tmpl += 2
 			}
-			prim := uint32(set&primaryMask) >> PrimaryShift
-			set &^= primaryMask
+			prim := uint32(set&PrimaryMask) >> PrimaryShift
+			set &^= PrimaryMask
 			if g.Sets {
 				for j := i; j < i+l; j++ {
 					kind := kindOf(i, j, l)
