@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"compress/gzip"
 	"flag"
@@ -13,6 +12,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/textanalysis/go-textanalysis/internal/wordnet"
 )
 
 // An anchor is a WordNet 3.0 noun synset whose hyponyms and instances get
@@ -346,23 +347,12 @@ func capitalised(w string) bool {
 // readData reads a WordNet data file (wndb(5)): per synset its lemmas,
 // hypernym and instance-hypernym pointers, and (adjectives) pertainyms.
 func readData(path string) (map[string]*synset, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
 	out := map[string]*synset{}
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 1<<20), 1<<20)
-	for sc.Scan() {
-		line := sc.Text()
-		if strings.HasPrefix(line, "  ") {
-			continue // licence header
-		}
+	err := wordnet.EachLine(path, func(line string) error {
 		head, _, _ := strings.Cut(line, " | ")
 		fs := strings.Fields(head)
 		if len(fs) < 4 {
-			continue
+			return nil
 		}
 		var nw int
 		fmt.Sscanf(fs[3], "%x", &nw)
@@ -391,28 +381,18 @@ func readData(path string) (map[string]*synset, error) {
 			}
 		}
 		out[fs[0]] = s
-	}
-	return out, sc.Err()
+		return nil
+	})
+	return out, err
 }
 
 // commonWords adds the lemmas of path written in lower case: a name that
 // is also a common word ("Reading", "Nice") is marked as such.
 func commonWords(path string, dst map[string]bool) error {
-	f, err := os.Open(path)
-	if err != nil {
-		return err
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 1<<20), 1<<20)
-	for sc.Scan() {
-		line := sc.Text()
-		if strings.HasPrefix(line, "  ") {
-			continue
-		}
+	return wordnet.EachLine(path, func(line string) error {
 		fs := strings.Fields(line)
 		if len(fs) < 4 {
-			continue
+			return nil
 		}
 		var nw int
 		fmt.Sscanf(fs[3], "%x", &nw)
@@ -425,41 +405,31 @@ func commonWords(path string, dst map[string]bool) error {
 				dst[strings.ReplaceAll(w, "_", " ")] = true
 			}
 		}
-	}
-	return sc.Err()
+		return nil
+	})
 }
 
 // senseRanks reads a WordNet index file (wndb(5)) and returns, for every
 // "lemma offset" pair, the rank of that synset among the lemma's senses
 // (0 for the most frequent).
 func senseRanks(path string) (map[string]int, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
 	out := map[string]int{}
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 1<<20), 1<<20)
-	for sc.Scan() {
-		line := sc.Text()
-		if strings.HasPrefix(line, "  ") {
-			continue
-		}
+	err := wordnet.EachLine(path, func(line string) error {
 		fs := strings.Fields(line)
 		if len(fs) < 4 {
-			continue
+			return nil
 		}
 		var nsyn, nptr int
 		fmt.Sscan(fs[2], &nsyn)
 		fmt.Sscan(fs[3], &nptr)
 		offs := fs[4+nptr+2:]
 		if len(offs) != nsyn {
-			return nil, fmt.Errorf("%s: bad line %q", path, line)
+			return fmt.Errorf("%s: bad line %q", path, line)
 		}
 		for i, o := range offs {
 			out[fs[0]+" "+o] = i
 		}
-	}
-	return out, sc.Err()
+		return nil
+	})
+	return out, err
 }

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"compress/gzip"
 	"fmt"
@@ -9,6 +8,8 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/textanalysis/go-textanalysis/internal/wordnet"
 )
 
 // minDepth is the least depth (hypernym links from a root) of a class
@@ -62,22 +63,11 @@ func writeHypernyms(dir, out string) (int, error) {
 		depth[s] = d
 		return d
 	}
-	idx, err := os.Open(filepath.Join(dir, "index.noun"))
-	if err != nil {
-		return 0, err
-	}
-	defer idx.Close()
 	classes := map[string]map[string]bool{}
-	sc := bufio.NewScanner(idx)
-	sc.Buffer(make([]byte, 1<<20), 1<<20)
-	for sc.Scan() {
-		line := sc.Text()
-		if strings.HasPrefix(line, " ") {
-			continue
-		}
+	err = wordnet.EachLine(filepath.Join(dir, "index.noun"), func(line string) error {
 		f := strings.Fields(line)
 		if len(f) < 4 || !simple(f[0]) {
-			continue
+			return nil
 		}
 		var sc, pc int
 		fmt.Sscanf(f[2], "%d", &sc)
@@ -108,8 +98,9 @@ func writeHypernyms(dir, out string) (int, error) {
 		if len(set) > 0 {
 			classes[f[0]] = set
 		}
-	}
-	if err := sc.Err(); err != nil {
+		return nil
+	})
+	if err != nil {
 		return 0, err
 	}
 	keys := make([]string, 0, len(classes))

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"compress/gzip"
 	"flag"
@@ -12,6 +11,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/textanalysis/go-textanalysis/internal/wordnet"
 )
 
 // nominal lists the suffixes of nouns formed from verbs that the table
@@ -115,24 +116,14 @@ func words(line string) []string {
 }
 
 func readData(path string) (map[string]string, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
 	m := map[string]string{}
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 1<<20), 1<<20)
-	for sc.Scan() {
-		line := sc.Text()
-		if strings.HasPrefix(line, " ") {
-			continue
-		}
+	err := wordnet.EachLine(path, func(line string) error {
 		if i := strings.IndexByte(line, ' '); i > 0 {
 			m[line[:i]] = line
 		}
-	}
-	return m, sc.Err()
+		return nil
+	})
+	return m, err
 }
 
 // readDerived adds noun -> verb for the derivational links ("+") from a
