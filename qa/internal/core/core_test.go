@@ -2,6 +2,7 @@ package core
 
 import (
 	"bytes"
+	"os"
 	"strings"
 	"testing"
 
@@ -233,6 +234,40 @@ func TestBroad(t *testing.T) {
 				assert.True(t, has(b, tt.is))
 				assert.False(t, has(b, tt.isNot))
 			}
+		})
+	}
+}
+
+// The committed model files decode and encode again to the same bytes:
+// the file format has not drifted, so trainqa still reproduces the
+// sha256 its documentation gives.
+func TestEmbeddedFilesEncodeToTheirBytes(t *testing.T) {
+	tests := []struct {
+		file   string
+		encode func(data []byte, buf *bytes.Buffer) error
+	}{
+		{"../../model.bin.gz", func(data []byte, buf *bytes.Buffer) error {
+			m, err := Decode(bytes.NewReader(data))
+			if err != nil {
+				return err
+			}
+			return m.Encode(buf)
+		}},
+		{"../../rerank.bin.gz", func(data []byte, buf *bytes.Buffer) error {
+			f, err := DecodeForest(bytes.NewReader(data))
+			if err != nil {
+				return err
+			}
+			return f.Encode(buf)
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.file, func(t *testing.T) {
+			data, err := os.ReadFile(tt.file)
+			require.NoError(t, err)
+			var buf bytes.Buffer
+			require.NoError(t, tt.encode(data, &buf))
+			assert.True(t, bytes.Equal(data, buf.Bytes()), "re-encoded %d bytes, committed %d", buf.Len(), len(data))
 		})
 	}
 }

@@ -1,15 +1,14 @@
 package core
 
 import (
-	"bufio"
-	"compress/gzip"
-	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
 	"math"
 	"sort"
 	"strings"
+
+	"github.com/textanalysis/go-textanalysis/internal/modelfile"
 )
 
 // A Group is one answer text among the ranked candidates: every span
@@ -398,65 +397,48 @@ const forestMagic = "qa-rerank-1"
 
 // Encode writes the forest, gzipped.
 func (f *Forest) Encode(w io.Writer) error {
-	zw, err := gzip.NewWriterLevel(w, gzip.BestCompression)
-	if err != nil {
-		return err
-	}
-	bw := bufio.NewWriter(zw)
-	bw.WriteString(forestMagic)
-	le := binary.LittleEndian
-	binary.Write(bw, le, uint32(NumDense))
-	binary.Write(bw, le, f.Base)
-	binary.Write(bw, le, uint32(len(f.Trees)))
+	mw := modelfile.NewWriter(w)
+	mw.Raw(forestMagic)
+	mw.LE(uint32(NumDense))
+	mw.LE(f.Base)
+	mw.LE(uint32(len(f.Trees)))
 	for _, t := range f.Trees {
-		binary.Write(bw, le, uint32(len(t.Feat)))
-		binary.Write(bw, le, t.Feat)
-		binary.Write(bw, le, t.Thr)
-		binary.Write(bw, le, t.Left)
-		binary.Write(bw, le, t.Right)
-		binary.Write(bw, le, t.Value)
+		mw.LE(uint32(len(t.Feat)))
+		for _, p := range []any{t.Feat, t.Thr, t.Left, t.Right, t.Value} {
+			mw.LE(p)
+		}
 	}
-	if err := bw.Flush(); err != nil {
-		return err
-	}
-	return zw.Close()
+	return mw.Close()
 }
 
 // DecodeForest reads a forest written by Encode and checks that its
 // trees stay inside their node arrays and the dense features.
 func DecodeForest(r io.Reader) (*Forest, error) {
-	zr, err := gzip.NewReader(r)
+	mr, err := modelfile.NewReader(r, forestMagic)
 	if err != nil {
 		return nil, fmt.Errorf("qa: read reranker: %w", err)
 	}
-	br := bufio.NewReader(zr)
-	head := make([]byte, len(forestMagic))
-	if _, err := io.ReadFull(br, head); err != nil || string(head) != forestMagic {
-		return nil, errors.New("qa: read reranker: bad header")
-	}
-	le := binary.LittleEndian
 	var nf, nt uint32
 	f := &Forest{}
-	if err := binary.Read(br, le, &nf); err != nil || int(nf) != NumDense {
+	if mr.LE(&nf); mr.Err() == nil && int(nf) != NumDense {
 		return nil, errors.New("qa: read reranker: feature count mismatch")
 	}
-	if err := binary.Read(br, le, &f.Base); err != nil {
-		return nil, fmt.Errorf("qa: read reranker: %w", err)
-	}
-	if err := binary.Read(br, le, &nt); err != nil || nt > 100_000 {
-		return nil, errors.New("qa: read reranker: bad tree count")
+	mr.LE(&f.Base)
+	if mr.LE(&nt); nt > 100_000 {
+		mr.Fail("tree count %d", nt)
 	}
 	for range nt {
 		var nn uint32
-		if err := binary.Read(br, le, &nn); err != nil || nn == 0 || nn > 1<<16 {
-			return nil, errors.New("qa: read reranker: bad node count")
+		if mr.LE(&nn); nn == 0 || nn > 1<<16 {
+			mr.Fail("node count %d", nn)
+		}
+		if mr.Err() != nil {
+			break
 		}
 		t := Tree{Feat: make([]int16, nn), Thr: make([]float32, nn), Left: make([]int32, nn),
 			Right: make([]int32, nn), Value: make([]float32, nn)}
 		for _, p := range []any{t.Feat, t.Thr, t.Left, t.Right, t.Value} {
-			if err := binary.Read(br, le, p); err != nil {
-				return nil, fmt.Errorf("qa: read reranker: %w", err)
-			}
+			mr.LE(p)
 		}
 		for n := range t.Feat {
 			if t.Feat[n] < 0 {
@@ -465,10 +447,14 @@ func DecodeForest(r io.Reader) (*Forest, error) {
 			// Children come after their parent, so every walk ends.
 			if int(t.Feat[n]) >= NumDense || t.Left[n] <= int32(n) || t.Right[n] <= int32(n) ||
 				t.Left[n] >= int32(nn) || t.Right[n] >= int32(nn) {
-				return nil, errors.New("qa: read reranker: bad node")
+				mr.Fail("node %d", n)
+				break
 			}
 		}
 		f.Trees = append(f.Trees, t)
+	}
+	if err := mr.End(); err != nil {
+		return nil, fmt.Errorf("qa: read reranker: %w", err)
 	}
 	return f, nil
 }

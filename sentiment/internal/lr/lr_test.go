@@ -353,3 +353,21 @@ func TestHashesIdiomNegator(t *testing.T) {
 	assert.Contains(t, idiom, hashString(fnvOffset, "thank"), "not negated")
 	assert.NotContains(t, plain, hashString(fnvOffset, "thank"), "negated")
 }
+
+// The embedded weights decode and encode again to the same bytes: the
+// file format has not drifted, so the training program still reproduces
+// the file it documents.
+func TestEmbeddedWeightsEncodeToTheirBytes(t *testing.T) {
+	m, err := Read(bytes.NewReader(weights))
+	require.NoError(t, err)
+	var b bytes.Buffer
+	require.NoError(t, m.Write(&b))
+	assert.True(t, bytes.Equal(weights, b.Bytes()), "re-encoded %d bytes, embedded %d", b.Len(), len(weights))
+}
+
+func TestReadTruncated(t *testing.T) {
+	for _, n := range []int{0, 10, 100, len(weights) / 2, len(weights) - 1} {
+		_, err := Read(bytes.NewReader(weights[:n]))
+		assert.Error(t, err, "cut at %d", n)
+	}
+}

@@ -2,15 +2,15 @@ package lr
 
 import (
 	"bytes"
-	"compress/gzip"
 	_ "embed"
-	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
 	"math"
 	"math/bits"
 	"sync"
+
+	"github.com/textanalysis/go-textanalysis/internal/modelfile"
 )
 
 // Head is one logistic regression: hashed sparse weights (2^Bits of them),
@@ -181,146 +181,79 @@ var magicNoTweet = [4]byte{'S', 'L', 'R', '9'}
 // Kappa, then a flag for the tweet heads and, when set, Dom and Neu as the
 // other heads, TauTweet, BandTweet and KappaTweet.
 func (m *Model) Write(w io.Writer) error {
-	zw, err := gzip.NewWriterLevel(w, gzip.BestCompression)
-	if err != nil {
-		return err
-	}
-	le := binary.LittleEndian
-	var werr error
-	put := func(v any) {
-		if werr == nil {
-			werr = binary.Write(zw, le, v)
-		}
-	}
-	put(magic)
+	mw := modelfile.NewWriter(w)
+	mw.LE(magic)
 	putHead := func(h *Head) {
-		maxAbs := float32(0)
-		for _, x := range h.W {
-			maxAbs = max(maxAbs, float32(math.Abs(float64(x))))
-		}
-		scale := maxAbs / 32767
-		if scale == 0 {
-			scale = 1
-		}
-		q := make([]int16, len(h.W))
-		for i, x := range h.W {
-			q[i] = int16(math.Round(float64(x / scale)))
-		}
-		put(uint32(h.Bits))
-		put(scale)
-		put(q)
-		put(h.Dense)
-		put(h.Bias)
+		scale := modelfile.Scale16(h.W)
+		mw.LE(uint32(h.Bits))
+		mw.LE(scale)
+		mw.Dense16(h.W, scale)
+		mw.LE(h.Dense)
+		mw.LE(h.Bias)
 	}
 	for _, h := range []*Head{&m.Pol, &m.Subj, &m.Tok} {
 		putHead(h)
 	}
-	put(m.Tau)
-	put(m.Band)
-	put(m.Blend)
-	put(m.SubjBlend)
-	put(m.Kappa)
-	put(m.HasTweet())
+	for _, v := range []any{m.Tau, m.Band, m.Blend, m.SubjBlend, m.Kappa, m.HasTweet()} {
+		mw.LE(v)
+	}
 	if m.HasTweet() {
 		putHead(&m.Dom)
 		putHead(&m.Neu)
-		put(m.TauTweet)
-		put(m.BandTweet)
-		put(m.KappaTweet)
+		for _, v := range []any{m.TauTweet, m.BandTweet, m.KappaTweet} {
+			mw.LE(v)
+		}
 	}
-	if werr != nil {
-		return werr
-	}
-	return zw.Close()
+	return mw.Close()
 }
 
 // Read reads a model written by [Model.Write].
 func Read(r io.Reader) (*Model, error) {
-	zr, err := gzip.NewReader(r)
+	var m Model
+	// The magic says whether the tweet heads follow: read it as a
+	// model of the older format, then look.
+	mr, err := modelfile.NewReader(r, "")
 	if err != nil {
 		return nil, err
 	}
-	le := binary.LittleEndian
-	var m Model
 	var got [4]byte
-	if err := binary.Read(zr, le, &got); err != nil {
-		return nil, err
-	}
-	if got != magic && got != magicNoTweet {
+	if mr.LE(&got); mr.Err() == nil && got != magic && got != magicNoTweet {
 		return nil, errors.New("lr: not a model file")
 	}
-	chunk := make([]byte, 64<<10)
-	readHead := func(h *Head) error {
+	readHead := func(h *Head) {
 		var bits uint32
 		var scale float32
-		if err := binary.Read(zr, le, &bits); err != nil {
-			return err
+		if mr.LE(&bits); mr.Err() == nil && (bits == 0 || bits > 24) {
+			mr.Fail("head size %d", bits)
 		}
-		if bits == 0 || bits > 24 {
-			return fmt.Errorf("lr: bad head size %d", bits)
+		if mr.LE(&scale); mr.Err() != nil {
+			return
 		}
-		if err := binary.Read(zr, le, &scale); err != nil {
-			return err
-		}
-		// The int16 weights, read a chunk at a time straight into W.
 		*h = NewHead(uint(bits))
-		for off := 0; off < len(h.W); {
-			n := min(len(chunk)/2, len(h.W)-off)
-			if _, err := io.ReadFull(zr, chunk[:2*n]); err != nil {
-				return err
-			}
-			for i := range n {
-				h.W[off+i] = float32(int16(le.Uint16(chunk[2*i:]))) * scale
-			}
-			off += n
-		}
+		mr.Dense16(h.W, scale)
 		h.exact = exactTerms(h.W)
-		if err := binary.Read(zr, le, &h.Dense); err != nil {
-			return err
-		}
-		return binary.Read(zr, le, &h.Bias)
+		mr.LE(&h.Dense)
+		mr.LE(&h.Bias)
 	}
 	for _, h := range []*Head{&m.Pol, &m.Subj, &m.Tok} {
-		if err := readHead(h); err != nil {
-			return nil, err
-		}
+		readHead(h)
 	}
-	if err := binary.Read(zr, le, &m.Tau); err != nil {
-		return nil, err
-	}
-	if err := binary.Read(zr, le, &m.Band); err != nil {
-		return nil, err
-	}
-	if err := binary.Read(zr, le, &m.Blend); err != nil {
-		return nil, err
-	}
-	if err := binary.Read(zr, le, &m.SubjBlend); err != nil {
-		return nil, err
-	}
-	if err := binary.Read(zr, le, &m.Kappa); err != nil {
-		return nil, err
+	for _, v := range []any{&m.Tau, &m.Band, &m.Blend, &m.SubjBlend, &m.Kappa} {
+		mr.LE(v)
 	}
 	var tweet bool
 	if got == magic {
-		if err := binary.Read(zr, le, &tweet); err != nil {
-			return nil, err
-		}
+		mr.LE(&tweet)
 	}
 	if tweet {
-		for _, h := range []*Head{&m.Dom, &m.Neu} {
-			if err := readHead(h); err != nil {
-				return nil, err
-			}
+		readHead(&m.Dom)
+		readHead(&m.Neu)
+		for _, v := range []any{&m.TauTweet, &m.BandTweet, &m.KappaTweet} {
+			mr.LE(v)
 		}
-		if err := binary.Read(zr, le, &m.TauTweet); err != nil {
-			return nil, err
-		}
-		if err := binary.Read(zr, le, &m.BandTweet); err != nil {
-			return nil, err
-		}
-		if err := binary.Read(zr, le, &m.KappaTweet); err != nil {
-			return nil, err
-		}
+	}
+	if err := mr.End(); err != nil {
+		return nil, fmt.Errorf("lr: read model: %w", err)
 	}
 	m.exact = min(m.Pol.exact, m.Subj.exact, m.Tok.exact)
 	if m.HasTweet() {
