@@ -1,5 +1,5 @@
 // Package modelfile writes and reads the binary files in which the
-// analysis packages embed their trained models (ner's second stage, qa's
+// analysis packages embed their trained models (ner's tagger, qa's
 // scorer and reranker, sentiment's hybrid): a gzip stream of
 // little-endian numbers, uvarints and length-prefixed strings, with
 // weights quantised to int16 under one scale per table.

@@ -222,6 +222,13 @@ func (r *Reader) Byte() byte {
 	return b
 }
 
+// Int16 reads a little-endian int16 (without [Reader.LE]'s allocation:
+// a tagger reads millions of them at every start).
+func (r *Reader) Int16() int16 {
+	lo, hi := r.Byte(), r.Byte()
+	return int16(uint16(lo) | uint16(hi)<<8)
+}
+
 // Uvarint reads a uvarint.
 func (r *Reader) Uvarint() uint64 {
 	if r.err != nil {

@@ -249,3 +249,22 @@ func gunzipBytes(f *testing.F, data []byte) []byte {
 	}
 	return raw
 }
+
+func TestInt16(t *testing.T) {
+	vals := []int16{0, 1, -1, 32767, -32767, -32768, 258}
+	var buf bytes.Buffer
+	w := NewWriter(&buf)
+	w.Raw("I\n")
+	for _, v := range vals {
+		w.LE(v)
+	}
+	require.NoError(t, w.Close())
+	r, err := NewReader(bytes.NewReader(buf.Bytes()), "I\n")
+	require.NoError(t, err)
+	for _, v := range vals {
+		assert.Equal(t, v, r.Int16())
+	}
+	require.NoError(t, r.End())
+	assert.Zero(t, r.Int16(), "past the end")
+	assert.ErrorIs(t, r.Err(), io.ErrUnexpectedEOF)
+}

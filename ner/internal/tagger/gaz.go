@@ -1,10 +1,13 @@
 package tagger
 
 import (
+	"maps"
 	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/textanalysis/go-textanalysis/internal/modelfile"
 )
 
 // A Gazetteer maps token sequences (as written, up to MaxLen tokens) to the
@@ -195,38 +198,32 @@ func (g *Gazetteer) features(d *Doc) {
 	d.gaz = per
 }
 
-func (g *Gazetteer) write(uv func(uint64), str func(string)) {
-	uv(uint64(len(g.Phrases)))
-	uv(uint64(g.MaxLen))
-	keys := make([]uint64, 0, len(g.Phrases))
-	for k := range g.Phrases {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
+func (g *Gazetteer) write(w *modelfile.Writer) {
+	w.Uvarint(uint64(len(g.Phrases)))
+	w.Uvarint(uint64(g.MaxLen))
 	var last uint64
-	for _, k := range keys {
-		uv(k - last)
+	for _, k := range slices.Sorted(maps.Keys(g.Phrases)) {
+		w.Uvarint(k - last)
 		last = k
-		uv(g.Phrases[k])
+		w.Uvarint(g.Phrases[k])
 	}
 }
 
-func readGazetteer(r *reader) (*Gazetteer, error) {
-	n := r.uv()
-	if n == 0 || r.err != nil {
-		return nil, r.err
+// maxPhraseLen bounds a gazetteer's longest phrase, in tokens, as read.
+const maxPhraseLen = 32
+
+// readGazetteer reads a gazetteer written by write, or nil for none (an
+// empty one is written as none); r's error says whether it was read whole.
+func readGazetteer(r *modelfile.Reader) *Gazetteer {
+	n := r.Count("gazetteer phrases", maxPhrases)
+	if n == 0 {
+		return nil
 	}
-	if n > uint64(len(r.b)) {
-		return nil, errFormat
-	}
-	g := NewGazetteer(int(r.uv()))
-	if g.MaxLen > 32 {
-		return nil, errFormat
-	}
+	g := NewGazetteer(r.Count("gazetteer phrase length", maxPhraseLen))
 	var last uint64
 	for range n {
-		last += r.uv()
-		g.Phrases[last] = r.uv()
+		last += r.Uvarint()
+		g.Phrases[last] = r.Uvarint()
 	}
-	return g, r.err
+	return g
 }

@@ -1,15 +1,15 @@
 package tagger
 
 import (
-	"bufio"
 	"bytes"
-	"compress/gzip"
-	"encoding/binary"
-	"errors"
+	"cmp"
 	"fmt"
 	"io"
+	"maps"
 	"math"
 	"slices"
+
+	"github.com/textanalysis/go-textanalysis/internal/modelfile"
 )
 
 // A Model is a trained tagger: sparse per-feature tag weights and tag
@@ -58,22 +58,6 @@ func mix(h uint64) uint64 {
 	return h
 }
 
-// quantScale is the step of the int16 quantization of weights.
-func (m *Model) quantScale() float32 {
-	var maxAbs float32
-	for _, v := range m.w {
-		maxAbs = max(maxAbs, float32(math.Abs(float64(v))))
-	}
-	if maxAbs == 0 {
-		return 1
-	}
-	return maxAbs / 32767
-}
-
-func quantize(v, scale float32) int16 {
-	return int16(max(-32767, min(32767, math.Round(float64(v/scale)))))
-}
-
 // buildTable builds the inference form of the weights; hashes[f] is the
 // hash of feature f.
 func (m *Model) buildTable(hashes []uint64) error {
@@ -86,11 +70,11 @@ func (m *Model) buildTable(hashes []uint64) error {
 	}
 	m.slots = make([]uint64, size)
 	m.mask = uint64(size - 1)
-	scale := m.quantScale()
+	scale := modelfile.Scale16(m.w)
 	m.qscale = scale
 	m.packed = make([]uint32, len(m.w))
 	for k, v := range m.w {
-		m.packed[k] = uint32(m.tag[k])<<16 | uint32(uint16(quantize(v, scale)))
+		m.packed[k] = uint32(m.tag[k])<<16 | uint32(uint16(modelfile.Quantize16(v, scale)))
 	}
 	m.qtrans = Transpose(m.Trans, m.T, scale)
 	for f, h := range hashes {
@@ -310,22 +294,20 @@ func (s *Scheme) Chunks(dst []Chunk, tags []int) []Chunk {
 
 const magic = "NERTAG3\n"
 
-// Write writes the model in its compact binary form (gzip-compressed; weights
-// quantized to int16 with one scale).
-func (m *Model) Write(w io.Writer, hashes []uint64) error {
-	zw, err := gzip.NewWriterLevel(w, gzip.BestCompression)
-	if err != nil {
-		return err
-	}
-	bw := bufio.NewWriter(zw)
-	var scratch [binary.MaxVarintLen64]byte
-	uv := func(x uint64) { bw.Write(scratch[:binary.PutUvarint(scratch[:], x)]) }
-	str := func(s string) { uv(uint64(len(s))); bw.WriteString(s) }
-	bw.WriteString(magic)
-	uv(uint64(len(m.Labels)))
-	for _, l := range m.Labels {
-		str(l)
-	}
+// Bounds on what Read takes from a file, far above the shipped models
+// (about 1.2 million features, 210,000 cluster words and 60,000
+// gazetteer phrases): a corrupt file gets an error, not a huge allocation.
+const (
+	maxLabels   = 200
+	maxLabelLen = 64
+	maxFeatures = 1 << 24
+	maxWords    = 1 << 22
+	maxWordLen  = 1 << 10
+	maxPhrases  = 1 << 22
+)
+
+// flags are the model's options as the file stores them.
+func (m *Model) flags() uint64 {
 	var flags uint64
 	if m.Extra {
 		flags |= 1
@@ -360,90 +342,74 @@ func (m *Model) Write(w io.Writer, hashes []uint64) error {
 			}
 		}
 	}
-	uv(flags)
-	for _, v := range m.Trans {
-		binary.Write(bw, binary.LittleEndian, v)
+	return flags
+}
+
+// Write writes the model in its compact binary form (gzip-compressed; weights
+// quantized to int16 with one scale).
+func (m *Model) Write(w io.Writer, hashes []uint64) error {
+	mw := modelfile.NewWriter(w)
+	mw.Raw(magic)
+	mw.Uvarint(uint64(len(m.Labels)))
+	for _, l := range m.Labels {
+		mw.String(l)
 	}
-	scale := m.quantScale()
-	binary.Write(bw, binary.LittleEndian, scale)
+	mw.Uvarint(m.flags())
+	mw.LE(m.Trans)
+	scale := modelfile.Scale16(m.w)
+	mw.LE(scale)
 	// Features sorted by hash, delta coded.
 	order := make([]int, len(hashes))
 	for i := range order {
 		order[i] = i
 	}
-	slices.SortFunc(order, func(a, b int) int {
-		if hashes[a] < hashes[b] {
-			return -1
-		}
-		if hashes[a] > hashes[b] {
-			return 1
-		}
-		return 0
-	})
-	uv(uint64(len(hashes)))
+	slices.SortFunc(order, func(a, b int) int { return cmp.Compare(hashes[a], hashes[b]) })
+	mw.Uvarint(uint64(len(hashes)))
 	var last uint64
 	for _, f := range order {
-		uv(hashes[f] - last)
+		mw.Uvarint(hashes[f] - last)
 		last = hashes[f]
 		a, b := m.off[f], m.off[f+1]
-		uv(uint64(b - a))
+		mw.Uvarint(uint64(b - a))
 		for k := a; k < b; k++ {
-			bw.WriteByte(m.tag[k])
-			q := quantize(m.w[k], scale)
-			binary.Write(bw, binary.LittleEndian, q)
+			mw.Byte(m.tag[k])
+			mw.LE(modelfile.Quantize16(m.w[k], scale))
 		}
 	}
 	// Word clusters.
-	words := make([]string, 0, len(m.Clus))
-	for w := range m.Clus {
-		words = append(words, w)
-	}
-	slices.Sort(words)
-	uv(uint64(len(words)))
+	words := slices.Sorted(maps.Keys(m.Clus))
+	mw.Uvarint(uint64(len(words)))
 	for _, w := range words {
-		str(w)
-		uv(uint64(m.Clus[w]))
+		mw.String(w)
+		mw.Uvarint(uint64(m.Clus[w]))
 	}
 	// Gazetteer.
 	if m.Gaz == nil {
-		uv(0)
+		mw.Uvarint(0)
 	} else {
-		m.Gaz.write(uv, str)
+		m.Gaz.write(mw)
 	}
 	if m.Ext != nil {
-		m.Ext.write(uv, str)
+		m.Ext.write(mw)
 	}
-	if err := bw.Flush(); err != nil {
-		return err
-	}
-	return zw.Close()
+	return mw.Close()
 }
 
-var errFormat = errors.New("bad model data")
+// errFormat is wrapped by Read's errors for data that is not a model.
+var errFormat = modelfile.ErrFormat
 
 // Read reads a model written by Write.
 func Read(data []byte) (*Model, error) {
-	zr, err := gzip.NewReader(bytes.NewReader(data))
+	r, err := modelfile.NewReader(bytes.NewReader(data), magic)
 	if err != nil {
-		return nil, err
-	}
-	raw, err := io.ReadAll(zr)
-	if err != nil {
-		return nil, err
-	}
-	r := &reader{b: raw}
-	if string(r.take(len(magic))) != magic {
-		return nil, errFormat
+		return nil, fmt.Errorf("tagger: %w", err)
 	}
 	m := &Model{}
-	nl := r.uv()
-	if nl > 200 {
-		return nil, errFormat
+	m.Labels = make([]string, r.Count("labels", maxLabels))
+	for i := range m.Labels {
+		m.Labels[i] = r.String(maxLabelLen)
 	}
-	for range nl {
-		m.Labels = append(m.Labels, r.str())
-	}
-	flags := r.uv()
+	flags := r.Uvarint()
 	m.Extra = flags&1 != 0
 	m.Extra2 = flags&4 != 0
 	m.Extra3 = flags&8 != 0
@@ -455,133 +421,58 @@ func Read(data []byte) (*Model, error) {
 	m.Scheme = NewScheme(per, len(m.Labels))
 	m.T = m.Scheme.T
 	m.Trans = make([]float32, (m.T+1)*m.T)
-	for i := range m.Trans {
-		m.Trans[i] = r.f32()
-	}
-	scale := r.f32()
-	nf := r.uv()
-	if r.err != nil || nf > uint64(len(raw)) {
-		return nil, errFormat
-	}
+	r.LE(m.Trans)
+	var scale float32
+	r.LE(&scale)
+	nf := r.Count("features", maxFeatures)
 	hashes := make([]uint64, nf)
 	m.off = make([]uint32, nf+1)
 	var last uint64
 	for f := range hashes {
-		last += r.uv()
+		last += r.Uvarint()
 		hashes[f] = last
-		n := r.uv()
-		if r.err != nil || n > uint64(m.T) {
-			return nil, errFormat
-		}
+		n := r.Count("tags of a feature", m.T)
 		for range n {
-			t := r.byte()
+			t := r.Byte()
 			if int(t) >= m.T {
-				return nil, errFormat
+				r.Fail("tag %d of %d", t, m.T)
 			}
 			m.tag = append(m.tag, t)
-			m.w = append(m.w, float32(int16(r.u16()))*scale)
+			m.w = append(m.w, float32(r.Int16())*scale)
+		}
+		if r.Err() != nil {
+			return nil, fmt.Errorf("tagger: %w", r.Err())
 		}
 		m.off[f+1] = uint32(len(m.tag))
 	}
-	nw := r.uv()
-	if r.err != nil || nw > uint64(len(raw)) {
-		return nil, errFormat
-	}
-	if nw > 0 {
+	if nw := r.Count("cluster words", maxWords); nw > 0 {
 		m.Clus = make(map[string]int32, nw)
 		for range nw {
-			w := r.str()
-			m.Clus[w] = int32(r.uv())
+			w := r.String(maxWordLen)
+			m.Clus[w] = int32(r.Uvarint())
 		}
 	}
-	g, err := readGazetteer(r)
-	if err != nil {
-		return nil, err
+	m.Gaz = readGazetteer(r)
+	if m.Gaz != nil {
+		m.Gaz.Lower = flags&16 != 0
+		m.Gaz.LowerAll = m.Gaz.Lower && flags&32 == 0
 	}
-	if g != nil {
-		g.Lower = flags&16 != 0
-		g.LowerAll = g.Lower && flags&32 == 0
-	}
-	m.Gaz = g
 	if flags&128 != 0 {
-		e, err := readGazetteer(r)
-		if err != nil {
-			return nil, err
-		}
+		e := readGazetteer(r)
 		if e == nil {
-			return nil, errFormat
+			r.Fail("no external gazetteer, though the flags say there is one")
+		} else {
+			e.External, e.Sets = true, flags&1024 != 0
+			e.Lower = flags&256 != 0
+			e.LowerAll = flags&512 != 0
+			m.Ext = e
 		}
-		e.External, e.Sets = true, flags&1024 != 0
-		e.Lower = flags&256 != 0
-		e.LowerAll = flags&512 != 0
-		m.Ext = e
 	}
-	if r.err != nil {
-		return nil, fmt.Errorf("%w: %w", errFormat, r.err)
+	if err := r.End(); err != nil {
+		return nil, fmt.Errorf("tagger: %w", err)
 	}
 	if err := m.buildTable(hashes); err != nil {
 		return nil, err
 	}
 	return m, nil
-}
-
-type reader struct {
-	b   []byte
-	err error
-}
-
-func (r *reader) take(n int) []byte {
-	if r.err != nil || n < 0 || n > len(r.b) {
-		r.err = io.ErrUnexpectedEOF
-		return nil
-	}
-	out := r.b[:n]
-	r.b = r.b[n:]
-	return out
-}
-
-func (r *reader) uv() uint64 {
-	if r.err != nil {
-		return 0
-	}
-	v, n := binary.Uvarint(r.b)
-	if n <= 0 {
-		r.err = io.ErrUnexpectedEOF
-		return 0
-	}
-	r.b = r.b[n:]
-	return v
-}
-
-func (r *reader) str() string {
-	n := r.uv()
-	if n > uint64(len(r.b)) {
-		r.err = io.ErrUnexpectedEOF
-		return ""
-	}
-	return string(r.take(int(n)))
-}
-
-func (r *reader) byte() byte {
-	b := r.take(1)
-	if b == nil {
-		return 0
-	}
-	return b[0]
-}
-
-func (r *reader) u16() uint16 {
-	b := r.take(2)
-	if b == nil {
-		return 0
-	}
-	return binary.LittleEndian.Uint16(b)
-}
-
-func (r *reader) f32() float32 {
-	b := r.take(4)
-	if b == nil {
-		return 0
-	}
-	return math.Float32frombits(binary.LittleEndian.Uint32(b))
 }
