@@ -5,7 +5,7 @@
 // The recognizer is a learned sequence labeller: an averaged structured
 // perceptron over word, shape, affix, window and gazetteer features, decoded
 // with Viterbi under BILOU or BIO constraints, with its own fast tokenizer;
-// the default model then rereads each entity found with a second-stage
+// each model then rereads each entity found with a second-stage
 // classifier that may change its label or drop it. The
 // weights are trained from public research corpora by the program in
 // ner/cmd/trainner and embedded in the binary; [Models] lists each model,

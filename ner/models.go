@@ -31,6 +31,9 @@ var ontonotesRelabelData []byte
 //go:embed models/conll.bin
 var conllData []byte
 
+//go:embed models/conll-relabel.bin
+var conllRelabelData []byte
+
 type entry struct {
 	name, desc string
 	labels     []Label
@@ -63,6 +66,7 @@ var registry = func() []*entry {
 				"perceptron trained on the CoNLL-2003 English training set (Reuters news), research licence",
 			labels:  []Label{Person, Org, Loc, Misc},
 			data:    conllData,
+			relabel: conllRelabelData,
 			mapping: map[string]Label{"PER": Person, "ORG": Org, "LOC": Loc, "MISC": Misc},
 		},
 	}
