@@ -146,6 +146,7 @@ func main() {
 	flag.StringVar(&rr.rows, "rerankrows", "", "cache of the out-of-fold rows of -rerank: read when it exists, else written")
 	flag.StringVar(&rr.foldCache, "rerankfoldcache", "", "cache of -rerank's first-stage fold models, files PREFIX-K.gob: read when they exist (they must come from the same first-stage flags and data), else written")
 	flag.BoolVar(&rr.allFolds, "rallfolds", false, "score the second stage on every held-out fold, not six")
+	flag.StringVar(&rr.extra, "rerankextra", "", "more SQuAD files, comma-separated, whose questions are second-stage training rows only (ranked by the fold models, which never saw them)")
 	flag.IntVar(&rr.gb.Trees, "rtrees", 200, "trees of the second stage")
 	flag.IntVar(&rr.gb.Depth, "rdepth", 3, "depth of the second stage's trees")
 	flag.Float64Var(&rr.gb.Rate, "rrate", 0.05, "learning rate of the second stage")
@@ -156,7 +157,12 @@ func main() {
 	flag.StringVar(&rr.drop, "rdrop", "", "dense features the second stage may not split on, comma-separated")
 	flag.IntVar(&seedBase, "seedbase", 0, "add this to the seeds of -seeds (to check a result on other data orders)")
 	seeds := flag.Int("seeds", 1, "train this many runs over different orders of the training data (seeds 1..N, at most GOMAXPROCS at once) and save the average of their final weights")
+	flag.BoolVar(&core.MannerPP, "mannerpp", false, "experiment: manner phrases (\"by train\") as candidates")
+	shapeDense := flag.Bool("rshape", false, "experiment: give the second stage the dense features of core's shape (WordNet class of the head noun, edge words, entity label)")
 	flag.Parse()
+	if *shapeDense {
+		core.EnableShapeDense()
+	}
 	if *explainQ != "" {
 		if err := explain(os.Stdout, *out, *explainQ, *explainC); err != nil {
 			log.Fatalf("trainqa: %v", err)

@@ -34,6 +34,10 @@ var rr struct {
 	foldCache string
 	// allFolds scores the second stage on every held-out fold.
 	allFolds bool
+	// extra names more SQuAD files whose questions give the second stage
+	// training rows only (never scored): question i under fold model i
+	// mod folds, none of which saw them.
+	extra string
 }
 
 // rquestion is one question's best answer groups as the second stage
@@ -93,6 +97,21 @@ func pruneWeights(m *core.Model, prune string) {
 // the model that did not see it.
 func crossFit(m *core.Model, train []*example) []rquestion {
 	out := make([]rquestion, len(train))
+	var extra []*example
+	for _, p := range strings.Split(rr.extra, ",") {
+		if p == "" {
+			continue
+		}
+		s, err := load(p)
+		if err != nil {
+			log.Fatalf("trainqa: %v", err)
+		}
+		extra = append(extra, prepare(s, m)...)
+	}
+	if len(extra) > 0 {
+		log.Printf("second stage: %d more questions from %s", len(extra), rr.extra)
+	}
+	extraRows := make([]rquestion, len(extra))
 	for k := range rr.folds {
 		var in []*example
 		for _, ex := range train {
@@ -136,8 +155,14 @@ func crossFit(m *core.Model, train []*example) []rquestion {
 			}
 		}
 		log.Printf("fold %d: %d questions held out, first stage EM %.2f F1 %.2f", k, n, 100*em/float64(n), 100*f1/float64(n))
+		for i, ex := range extra {
+			if i%rr.folds == k {
+				extraRows[i] = questionRows(mk, ex, rr.k)
+				extraRows[i].Fold = -1
+			}
+		}
 	}
-	return out
+	return append(out, extraRows...)
 }
 
 // fitRerank trains the second stage on the questions qs.

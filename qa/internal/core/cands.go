@@ -565,6 +565,54 @@ func clauseCands(cs *candSet) {
 			cs.addUpTo(s, e, KClause, maxClauseToks)
 		}
 	}
+	if MannerPP {
+		mannerCands(cs)
+	}
+}
+
+// MannerPP turns on mannerCands (an experiment; off by default).
+var MannerPP = false
+
+// mannerCands adds the means a preposition names, as a short phrase:
+// "by", "via", "through", "using" or "with" and the noun phrase after it
+// ("by train" in "travelled to Paris by train to study physics"), with a
+// second noun phrase over "of" or "and" ("by foot or air"), and for "by"
+// a verb's -ing form with its object ("by joining cloaca").
+func mannerCands(cs *candSet) {
+	T, to := cs.T, cs.to
+	npEnd := func(j int) int {
+		if j >= to || !npStart(T, j, to) {
+			return -1
+		}
+		last := -1
+		for k := j; k < to && npInside(T, k, to); k++ {
+			if isNoun(T[k].Tag) || T[k].Tag == "CD" {
+				last = k
+			}
+		}
+		return last + 1
+	}
+	for i := cs.from; i+1 < to; i++ {
+		switch T[i].Low {
+		case "by", "via", "through", "using", "with":
+		default:
+			continue
+		}
+		j := i + 1
+		if T[i].Low == "by" && T[j].Tag == "VBG" {
+			j++
+		}
+		e := npEnd(j)
+		if e <= 0 {
+			continue
+		}
+		cs.add(i, e, KClause)
+		if e+1 < to && (T[e].Low == "of" || T[e].Low == "and" || T[e].Low == "or") {
+			if e2 := npEnd(e + 1); e2 > 0 {
+				cs.add(i, e2, KClause)
+			}
+		}
+	}
 }
 
 func npStart(T []Tok, i, to int) bool {

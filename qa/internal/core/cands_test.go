@@ -78,6 +78,9 @@ func TestExtractors(t *testing.T) {
 			[]string{"by accidental introduction of a predator", "accidental introduction of a predator"}, nil},
 		{"clause: purpose", clauseCands, "Prices rose to encourage investment.",
 			[]string{"to encourage investment", "encourage investment"}, nil},
+		{"manner: means word and noun phrase (the -mannerpp experiment)", mannerCands,
+			"In 1891 she travelled to Paris by train to study physics, by foot or air, with a knife.",
+			[]string{"by train", "by foot", "by foot or air", "with a knife"}, []string{"by train to study physics"}},
 		{"verb with object", withNPs(verbCands), "The engineers built a new bridge.",
 			[]string{"built a new bridge"}, nil},
 	}

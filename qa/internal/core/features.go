@@ -36,6 +36,9 @@ type Ctx struct {
 	// tokBroad holds the broad WordNet classes of each token, computed
 	// on first use (bit 63: computed; bit 62: a noun WordNet lacks).
 	tokBroad []uint64
+	// hb is the broad classes of the question's head noun, once hbDone.
+	hb     uint64
+	hbDone bool
 	// Names, when not nil, receives the name of every feature added.
 	Names *[]string
 }

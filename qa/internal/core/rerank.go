@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"math/bits"
+	"slices"
 	"sort"
 	"strings"
 
@@ -76,6 +78,27 @@ var DenseNames = []string{
 // stage's score of each feature group (FeatureGroupNames).
 var NumDense = len(DenseNames) + len(FeatureGroupNames)
 
+// ShapeNames name the dense features of shape, which rows carry only
+// after EnableShapeDense.
+var ShapeNames = []string{"isa", "bshare", "firstw", "prevw", "nextw", "inner", "howk", "nerel", "nelab"}
+
+// shapeDense is set by EnableShapeDense.
+var shapeDense bool
+
+// EnableShapeDense adds the features of shape to every dense row, after
+// the others of DenseNames. It is an experiment of trainqa (-rshape),
+// off by default: the shipped forest was trained without them, and
+// they did not raise the held-out folds (see trainqa's doc). Call it
+// before any row is made; it is not safe for concurrent use.
+func EnableShapeDense() {
+	if shapeDense {
+		return
+	}
+	shapeDense = true
+	DenseNames = append(DenseNames[:len(DenseNames):len(DenseNames)], ShapeNames...)
+	NumDense = len(DenseNames) + len(FeatureGroupNames)
+}
+
 // A Dense computes the dense features of one question's groups.
 type Dense struct {
 	c  *Ctx
@@ -104,7 +127,7 @@ func (c *Ctx) NewDense(m *Model, ss []Scored, gs []Group) *Dense {
 		// The best group's own agreement, length, distance, sentence rank
 		// and echo, for every row.
 		d.top = []float32{x[6], x[5], x[24], x[10], x[23]}
-		d.topCov = x[len(DenseNames)-3]
+		d.topCov = x[slices.Index(DenseNames, "cov")]
 	}
 	return d
 }
@@ -151,6 +174,10 @@ func (d *Dense) Row(i int, out []float32) []float32 {
 	}
 	out = append(out, al[:8]...)
 	out = append(out, tc-cov, al[8])
+	if shapeDense {
+		sh := c.shape(g.Cand)
+		out = append(out, sh[:]...)
+	}
 	fs, ends := c.FeatureParts(g.Cand, nil, nil)
 	from := 0
 	for _, e := range ends {
@@ -235,6 +262,125 @@ func (c *Ctx) align(g Cand) [9]float32 {
 	}
 	return [9]float32{float32(lw / c.qTotal), float32(rw / c.qTotal), float32(ldist), float32(rdist),
 		float32(vdist), float32(bigrams), float32(hdist), float32(all / c.qTotal), order}
+}
+
+// wordClass sorts the word at an answer's edge: 1 a means ("by",
+// "via", "through", "with", "using"), 2 a reason ("because", "since",
+// "due", "owing", "thanks", "as"), 3 "to", 4 another preposition, 5 a
+// verb's -ing form, 6 a determiner, 7 punctuation, 8 a conjunction, 9
+// a verb, 0 anything else; -1 is the edge of the sentence.
+func wordClass(t *Tok) float32 {
+	switch t.Low {
+	case "by", "via", "through", "with", "using", "without":
+		return 1
+	case "because", "since", "due", "owing", "thanks", "as":
+		return 2
+	case "to":
+		return 3
+	}
+	switch {
+	case t.Tag == "IN":
+		return 4
+	case t.Tag == "VBG":
+		return 5
+	case t.Tag == "DT" || t.Tag == "PRP$":
+		return 6
+	case !t.Word:
+		return 7
+	case t.Tag == "CC":
+		return 8
+	case strings.HasPrefix(t.Tag, "VB") || t.Tag == "MD":
+		return 9
+	}
+	return 0
+}
+
+// howAux are the words after "how" that make it ask for a manner.
+var howAux = wordSet("did does do was were is are can could has have had would should might will may must")
+
+// shape returns what the span's words say about the kind of answer: 2
+// when WordNet puts its last word in the class the question's head noun
+// names ("what country": "Ireland"), 1 when WordNet knows the word but
+// not as one, 0 otherwise; the share of the head noun's broad WordNet
+// classes that the last word has; the classes (see wordClass) of its
+// first word, the word before it and the word after it; the words
+// inside it after the first that start a phrase of their own (a
+// preposition, "to", a comma, a conjunction: "train to study physics");
+// how the question asks "how" (1 the manner: "how did", 2 otherwise:
+// "how important", 0 not at all or as "how many", "how long"); and the relation and
+// label of its named entity (see EntityOf; indices of neRels and
+// neLabels, -1 for none).
+func (c *Ctx) shape(g Cand) [9]float32 {
+	T := c.D.Toks
+	last := &T[g.E-1]
+	h := c.hd
+	if _, after, ok := strings.Cut(h, "_of_"); ok {
+		h = after
+	}
+	var isa, bshare float32
+	if h != "" && !strings.HasPrefix(h, "v:") {
+		if known, is := IsA(last.Low, h); is {
+			isa = 2
+		} else if known {
+			isa = 1
+		}
+		if hb := c.headBroad(h); hb != 0 {
+			lb := c.broadOf(g.E - 1)
+			if lb != 1<<62 {
+				bshare = float32(bits.OnesCount64(lb&hb)) / float32(bits.OnesCount64(hb))
+			}
+		}
+	}
+	si := T[g.S].Sent
+	from, to := c.D.Sents[si][0], c.D.Sents[si][1]
+	prev, next := float32(-1), float32(-1)
+	if g.S > from {
+		prev = wordClass(&T[g.S-1])
+	}
+	if g.E < to {
+		next = wordClass(&T[g.E])
+	}
+	inner := 0
+	for j := g.S + 1; j < g.E; j++ {
+		t := &T[j]
+		if t.Tag == "IN" || t.Low == "to" || t.Text == "," || t.Tag == "CC" || t.Tag == "WDT" {
+			inner++
+		}
+	}
+	howk := float32(0)
+	if c.Q.Wh == "how" {
+		howk = 2
+		if j := c.Q.WhPos + 1; j < len(c.Q.Toks) && howAux()[c.Q.Toks[j].Stem] {
+			howk = 1
+		}
+	}
+	rel, lab := EntityOf(c.D, g)
+	return [9]float32{isa, bshare, wordClass(&T[g.S]), prev, next, float32(inner), howk,
+		float32(slices.Index(neRels, rel)), float32(slices.Index(neLabels, lab))}
+}
+
+// neRels and neLabels number the entity relations and labels for shape.
+var (
+	neRels   = []string{NENone, NEExact, NEInside, NEContain, NEPartial}
+	neLabels = strings.Fields("PERSON NORP FAC ORG GPE LOC PRODUCT EVENT WORK_OF_ART LAW LANGUAGE DATE TIME PERCENT MONEY QUANTITY ORDINAL CARDINAL MISC")
+)
+
+// headBroad returns the broad WordNet classes of the question's head
+// noun h (a stem), found by its word in the question, or 0.
+func (c *Ctx) headBroad(h string) uint64 {
+	if c.hbDone {
+		return c.hb
+	}
+	c.hbDone = true
+	for _, t := range c.Q.Toks {
+		if t.Stem == h && isNoun(t.Tag) {
+			if b, ok := Broad(t.Low); ok {
+				c.hb = b
+			}
+			break
+		}
+	}
+	return c.hb
 }
 
 var qtypeIDs = map[string]int{TOther: 0, TDate: 1, TMoney: 2, TPercent: 3, TNumber: 4, TName: 5, TAmount: 6, TQuantity: 7, TPlace: 8}

@@ -2,6 +2,7 @@ package core
 
 import (
 	"bytes"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -186,6 +187,46 @@ func TestAlign(t *testing.T) {
 				}
 			}
 			assert.Equal(t, tt.want, c.align(cd))
+		})
+	}
+}
+
+func TestShape(t *testing.T) {
+	d, err := NewDoc("In 1891 she travelled to Paris by train to study physics in France.", 0)
+	require.NoError(t, err)
+	span := func(text string) Cand {
+		for i := range d.Toks {
+			for j := i + 1; j <= len(d.Toks); j++ {
+				var ws []string
+				for k := i; k < j; k++ {
+					ws = append(ws, d.Toks[k].Text)
+				}
+				if strings.Join(ws, " ") == text {
+					return Cand{S: i, E: j}
+				}
+			}
+		}
+		t.Fatalf("no span %q", text)
+		return Cand{}
+	}
+	idf := func(string) float64 { return 2 }
+	tests := []struct {
+		name, question, span string
+		want                 [7]float32 // isa, bshare, firstw, prevw, nextw, inner, howk
+	}{
+		{"means", "How did she travel to Paris?", "by train", [7]float32{0, 0, 1, 0, 3, 0, 1}},
+		{"clause", "How did she travel to Paris?", "train to study physics", [7]float32{0, 0, 0, 1, 4, 1, 1}},
+		{"class", "What country did she study in?", "France", [7]float32{2, 0.75, 0, 4, 7, 0, 0}},
+		{"not the class", "What country did she study in?", "physics", [7]float32{1, 0, 0, 9, 4, 0, 0}},
+		{"sentence start", "How long did she study?", "In 1891", [7]float32{0, 0, 4, -1, 0, 0, 0}},
+		{"how, not the manner", "How important was physics to her?", "physics", [7]float32{0, 0, 0, 9, 4, 0, 2}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			q, err := NewQuestion(tt.question, idf)
+			require.NoError(t, err)
+			got := NewCtx(d, q, idf).shape(span(tt.span))
+			assert.Equal(t, tt.want[:], got[:7])
 		})
 	}
 }
