@@ -25,6 +25,10 @@ type Candidate struct {
 	Scores     []float32 // the tagging's score with the entity as each label, then as O
 	Gaz, Lower uint32    // the gazetteer's labels for the entity's words, as written and in lower case
 	Caps, Lows bool      // the sentence is mostly capitals / has no capital
+	// Edit is how the span was made from the tagger's entity (EditNone
+	// for the entity itself), and OStart, OEnd are the entity's words in
+	// Words (they may lie outside it).
+	Edit, OStart, OEnd int
 }
 
 // Window is the number of context words kept on each side.
@@ -43,6 +47,7 @@ func FromTagger(c *Candidate, m *tagger.Model, b *tagger.Buffers, text string, t
 	c.Scores = m.SpanScores(c.Scores[:0], b, ch)
 	c.Gaz, c.Lower = m.Gaz.Lookup(text, toks[ch.Start:ch.End])
 	c.Caps, c.Lows = b.Doc.Case()
+	c.Edit, c.OStart, c.OEnd = EditNone, c.Start, c.End
 }
 
 // A Model is a trained relabeler: a linear model over the candidate's
