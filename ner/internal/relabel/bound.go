@@ -80,4 +80,5 @@ func FromTaggerAlt(c *Candidate, m *tagger.Model, b *tagger.Buffers, text string
 	FromTagger(c, m, b, text, toks, tagger.Chunk{Start: a.Start, End: a.End, Label: ch.Label})
 	off := a.Start - c.Start // the sentence's index of Words[0]
 	c.Edit, c.OStart, c.OEnd = a.Edit, ch.Start-off, ch.End-off
+	c.Delta = m.RegionScores(c.Delta[:0], b, tagger.Chunk{Start: a.Start, End: a.End}, min(a.Start, ch.Start), max(a.End, ch.End))
 }

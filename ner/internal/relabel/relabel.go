@@ -29,6 +29,11 @@ type Candidate struct {
 	// for the entity itself), and OStart, OEnd are the entity's words in
 	// Words (they may lie outside it).
 	Edit, OStart, OEnd int
+	// Delta is, for an alternative span, how much the tagging's score
+	// changes when the words of the span and the entity are re-tagged
+	// with the span as each label and then as O (tagger.RegionScores);
+	// nil for the entity itself.
+	Delta []float32
 }
 
 // Window is the number of context words kept on each side.
@@ -48,6 +53,7 @@ func FromTagger(c *Candidate, m *tagger.Model, b *tagger.Buffers, text string, t
 	c.Gaz, c.Lower = m.Gaz.Lookup(text, toks[ch.Start:ch.End])
 	c.Caps, c.Lows = b.Doc.Case()
 	c.Edit, c.OStart, c.OEnd = EditNone, c.Start, c.End
+	c.Delta = c.Delta[:0]
 }
 
 // A Model is a trained relabeler: a linear model over the candidate's
