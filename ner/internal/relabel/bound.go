@@ -82,3 +82,224 @@ func FromTaggerAlt(c *Candidate, m *tagger.Model, b *tagger.Buffers, text string
 	c.Edit, c.OStart, c.OEnd = a.Edit, ch.Start-off, ch.End-off
 	c.Delta = m.RegionScores(c.Delta[:0], b, tagger.Chunk{Start: a.Start, End: a.End}, min(a.Start, ch.Start), max(a.End, ch.End))
 }
+
+// editFeatures adds to f the features of an alternative span c: its edit
+// (alone, with the tagger's label and with the sentence's case), the words
+// it gains or loses at each edge (up to two, nearest the new edge: as
+// written in lower case, shape and coarse cluster, with the edit), its new
+// edge words and their outer neighbours with the edit, and, per class,
+// Candidate.Delta.
+func editFeatures(f *Features, c *Candidate, word func(int) string, coarse func(int) int, cs int) {
+	add := func(h hash) { f.X = append(f.X, uint64(h)) }
+	e := c.Edit
+	add(start(40).num(e))
+	add(start(41).num(e).num(c.Pred))
+	add(start(42).num(e).num(cs))
+	changed := func(tmpl byte, a, b, near int) {
+		// Words [a, b) changed; near is the one at the new edge.
+		for j := a; j < b; j++ {
+			if j < 0 || j >= len(c.Words) || (j-near > 1 || near-j > 1) {
+				continue
+			}
+			add(start(tmpl).num(e).lower(word(j)))
+			add(start(tmpl + 1).num(e).shape(word(j)))
+			add(start(tmpl + 2).num(e).num(coarse(j)))
+		}
+	}
+	if c.Start > c.OStart {
+		changed(43, c.OStart, c.Start, c.Start-1)
+	} else if c.Start < c.OStart {
+		changed(43, c.Start, c.OStart, c.Start)
+	}
+	if c.End < c.OEnd {
+		changed(46, c.End, c.OEnd, c.End)
+	} else if c.End > c.OEnd {
+		changed(46, c.OEnd, c.End, c.End-1)
+	}
+	add(start(49).num(e).lower(word(c.Start)))
+	add(start(50).num(e).lower(word(c.End - 1)))
+	add(start(51).num(e).lower(word(c.Start - 1)))
+	add(start(52).num(e).lower(word(c.End)))
+	add(start(53).num(e).shape(word(c.Start - 1)).shape(word(c.Start)))
+	add(start(54).num(e).shape(word(c.End - 1)).shape(word(c.End)))
+	if len(c.Delta) != len(f.Per) {
+		return
+	}
+	for y, d := range c.Delta {
+		b := marginBin(d)
+		f.PerD = append(f.PerD, [2]uint64{uint64(start(55).num(b)), uint64(start(56).num(b).num(y).num(e))})
+		f.ValD = append(f.ValD, max(-4, d/8))
+	}
+}
+
+// A Bound is how a model chooses between an entity and its alternative
+// spans: each option is worth its expected true positives (the model's
+// probability of each span being right with its label) less Cost per
+// entity it outputs, and an alternative replaces the entity (with the
+// relabeler's decision on it) when it is worth more by Margin.
+type Bound struct {
+	Allow  uint32 // the edits tried (bit EditX)
+	Cost   float32
+	Margin float32
+}
+
+// Probs appends to dst the softmax of the class scores s.
+func Probs(dst, s []float32) []float32 { return softmax(dst, s) }
+
+// worth is the value of outputting class y (len(p)-1 for none) with
+// probabilities p.
+func (b *Bound) worth(p []float32, y int) float32 {
+	if y == len(p)-1 {
+		return 0
+	}
+	return p[y] - b.Cost
+}
+
+// best returns the best class of p for an alternative, the "no entity"
+// class when no label is worth its cost, and its worth.
+func (b *Bound) best(p []float32) (int, float32) {
+	L := len(p) - 1
+	y, v := L, float32(0)
+	for k := 0; k < L; k++ {
+		if w := p[k] - b.Cost; w > v {
+			y, v = k, w
+		}
+	}
+	return y, v
+}
+
+// A Pick is what to output for an entity: Alt < 0 for the entity itself
+// (with the relabeler's decision), else the alternative Alt with label Y
+// and, for EditSplitL, also alternative Alt+1 with label Y2; a label
+// len(Labels) is no entity.
+type Pick struct {
+	Alt   int
+	Y, Y2 int
+}
+
+// Pick chooses between an entity, with probabilities p0 and the
+// relabeler's decision y0 (len(p0)-1 for none), and its alternatives alts
+// with probabilities pa; wNext is the worth of the next entity's own
+// decision, which EditMerge gives up.
+func (b *Bound) Pick(p0 []float32, y0 int, alts []Alt, pa [][]float32, wNext float32) Pick {
+	out := Pick{Alt: -1}
+	base := b.worth(p0, y0)
+	top := base + b.Margin
+	for i, a := range alts {
+		if b.Allow&(1<<a.Edit) == 0 {
+			continue
+		}
+		y, v := b.best(pa[i])
+		y2 := len(p0) - 1
+		switch a.Edit {
+		case EditSplitR:
+			continue // with its EditSplitL
+		case EditSplitL:
+			if i+1 >= len(alts) || alts[i+1].Edit != EditSplitR || b.Allow&(1<<EditSplitR) == 0 {
+				continue
+			}
+			var v2 float32
+			y2, v2 = b.best(pa[i+1])
+			v += v2
+		case EditMerge:
+			v -= wNext
+		}
+		if y == len(p0)-1 && y2 == len(p0)-1 {
+			continue
+		}
+		if v > top {
+			out, top = Pick{Alt: i, Y: y, Y2: y2}, v
+		}
+	}
+	return out
+}
+
+// A Chooser applies a model's second stage to the entities the tagger
+// found in a sentence. Its fields are scratch space, per goroutine.
+type Chooser struct {
+	orig []tagger.Chunk
+	alts []Alt
+	cand Candidate
+	f    Features
+	s    []float32
+	p    [][]float32 // probabilities of the alternatives
+	p0   [2][]float32
+}
+
+// Apply returns the entities to output for the entities chunks of the last
+// tm.Tag call with b on the tokens toks of text (a sentence), reusing
+// chunks' storage: each relabeled or dropped, or, with a Bound, perhaps
+// replaced by an alternative span.
+func (ch *Chooser) Apply(m *Model, tm *tagger.Model, b *tagger.Buffers, text string, toks []tagger.Span, chunks []tagger.Chunk) []tagger.Chunk {
+	if m.Bound == nil {
+		out := chunks[:0]
+		for _, c := range chunks {
+			FromTagger(&ch.cand, tm, b, text, toks, c)
+			var y int
+			y, ch.s = m.Relabel(&ch.f, ch.s, &ch.cand)
+			if y < 0 {
+				continue
+			}
+			c.Label = y
+			out = append(out, c)
+		}
+		return out
+	}
+	bd := m.Bound
+	L := len(m.Labels)
+	ch.orig = append(ch.orig[:0], chunks...)
+	// identity decides entity k on its own, into ch.p0[k%2].
+	identity := func(k int) (int, float32) {
+		FromTagger(&ch.cand, tm, b, text, toks, ch.orig[k])
+		ch.s = m.Scores(ch.s[:0], &ch.f, &ch.cand)
+		y := m.Decide(ch.s, ch.orig[k].Label)
+		ch.p0[k%2] = softmax(ch.p0[k%2][:0], ch.s)
+		return y, bd.worth(ch.p0[k%2], y)
+	}
+	out := chunks[:0]
+	y0 := -1
+	if len(ch.orig) > 0 {
+		y0, _ = identity(0)
+	}
+	for k := 0; k < len(ch.orig); k++ {
+		c := ch.orig[k]
+		ch.alts = Alternatives(ch.alts[:0], text, toks, ch.orig, k, bd.Allow)
+		for len(ch.p) < len(ch.alts) {
+			ch.p = append(ch.p, nil)
+		}
+		for i, a := range ch.alts {
+			FromTaggerAlt(&ch.cand, tm, b, text, toks, c, a)
+			ch.s = m.Scores(ch.s[:0], &ch.f, &ch.cand)
+			ch.p[i] = softmax(ch.p[i][:0], ch.s)
+		}
+		y1, w1 := -1, float32(0)
+		if k+1 < len(ch.orig) {
+			y1, w1 = identity(k + 1)
+		}
+		pk := bd.Pick(ch.p0[k%2], y0, ch.alts, ch.p[:len(ch.alts)], w1)
+		switch {
+		case pk.Alt < 0:
+			if y0 != L {
+				c.Label = y0
+				out = append(out, c)
+			}
+		default:
+			a := ch.alts[pk.Alt]
+			if pk.Y != L {
+				out = append(out, tagger.Chunk{Start: a.Start, End: a.End, Label: pk.Y})
+			}
+			if a.Edit == EditSplitL && pk.Y2 != L {
+				r := ch.alts[pk.Alt+1]
+				out = append(out, tagger.Chunk{Start: r.Start, End: r.End, Label: pk.Y2})
+			}
+			if a.Edit == EditMerge && k+1 < len(ch.orig) {
+				k++
+				if k+1 < len(ch.orig) {
+					y1, w1 = identity(k + 1)
+				}
+			}
+		}
+		y0 = y1
+	}
+	return out
+}

@@ -67,7 +67,11 @@ type Model struct {
 	// Ext is the external gazetteer the model reads, or nil; it is kept
 	// in the model file.
 	Ext *Ext
-	w   []float32 // hashed weights, 1<<bits
+	// Bound, when not nil, has the model also choose between each entity
+	// and its alternative spans (see [Bound]); it is kept in the model
+	// file, after the external gazetteer.
+	Bound *Bound
+	w     []float32 // hashed weights, 1<<bits
 }
 
 const bits = 22
@@ -181,11 +185,19 @@ type Features struct {
 	X   []uint64
 	Per [][2]uint64 // per class: its score bin shared over classes, and the same paired with the class
 	Val []float32   // per class: its score less the tagger's label's, scaled, for one shared weight
-	buf []byte      // scratch for the external gazetteer's lookups
+	// For an alternative span (Candidate.Edit not EditNone), per class:
+	// the bin of Candidate.Delta, shared and paired with the class and
+	// edit, and Delta scaled for one shared weight; empty otherwise.
+	PerD [][2]uint64
+	ValD []float32
+	buf  []byte // scratch for the external gazetteer's lookups
 }
 
-// valSlot is the weight of Features.Val.
-var valSlot = slot(uint64(start(33)), -1)
+// valSlot is the weight of Features.Val, valDSlot that of Features.ValD.
+var (
+	valSlot  = slot(uint64(start(33)), -1)
+	valDSlot = slot(uint64(start(34)), -1)
+)
 
 // Extract fills f with the features of c.
 func Extract(f *Features, c *Candidate) { ExtractExt(f, c, nil) }
@@ -294,6 +306,10 @@ func ExtractExt(f *Features, c *Candidate, g *Ext) {
 		f.Per = append(f.Per, [2]uint64{uint64(start(31).num(b)), uint64(start(32).num(b).num(y))})
 		f.Val = append(f.Val, max(-4, (c.Scores[y]-best)/8))
 	}
+	f.PerD, f.ValD = f.PerD[:0], f.ValD[:0]
+	if c.Edit != EditNone {
+		editFeatures(f, c, word, coarse, cs)
+	}
 }
 
 // score returns the score of class y for features f under weights w.
@@ -303,7 +319,12 @@ func score(w []float32, f *Features, y int) float32 {
 		s += w[slot(h, y)]
 	}
 	p := f.Per[y]
-	return s + w[slot(p[0], -1)] + w[slot(p[1], -1)] + w[valSlot]*f.Val[y]
+	s += w[slot(p[0], -1)] + w[slot(p[1], -1)] + w[valSlot]*f.Val[y]
+	if len(f.PerD) > 0 {
+		p := f.PerD[y]
+		s += w[slot(p[0], -1)] + w[slot(p[1], -1)] + w[valDSlot]*f.ValD[y]
+	}
+	return s
 }
 
 // Scores appends the score of every class for c to dst; f is scratch.
@@ -383,10 +404,19 @@ func (m *Model) Write(w io.Writer) error {
 			binary.Write(bw, binary.LittleEndian, q)
 		}
 	}
-	if m.Ext != nil {
-		// After the weights, so that older readers stop before it.
-		uv(uint64(len(m.Ext.raw)))
-		bw.Write(m.Ext.raw)
+	if m.Ext != nil || m.Bound != nil {
+		// After the weights, so that older readers stop before it; an
+		// empty list is none.
+		var raw []byte
+		if m.Ext != nil {
+			raw = m.Ext.raw
+		}
+		uv(uint64(len(raw)))
+		bw.Write(raw)
+	}
+	if m.Bound != nil {
+		uv(uint64(m.Bound.Allow))
+		binary.Write(bw, binary.LittleEndian, [2]float32{m.Bound.Cost, m.Bound.Margin})
 	}
 	if err := bw.Flush(); err != nil {
 		return err
@@ -461,7 +491,19 @@ func Read(data []byte) (*Model, error) {
 	if _, err := io.ReadFull(r, raw); err != nil {
 		return nil, fmt.Errorf("%w: external gazetteer", errFormat)
 	}
-	m.Ext = NewExt(raw, m.Labels)
+	if n > 0 {
+		m.Ext = NewExt(raw, m.Labels)
+	}
+	// Then the boundary step's settings (files before it end here).
+	allow, err := binary.ReadUvarint(r)
+	if err == io.EOF {
+		return m, nil
+	}
+	var bd [2]float32
+	if err != nil || allow >= 1<<NumEdits || binary.Read(r, binary.LittleEndian, &bd) != nil {
+		return nil, fmt.Errorf("%w: boundary settings", errFormat)
+	}
+	m.Bound = &Bound{Allow: uint32(allow), Cost: bd[0], Margin: bd[1]}
 	return m, nil
 }
 
