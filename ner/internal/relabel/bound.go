@@ -1,6 +1,7 @@
 package relabel
 
 import (
+	"math"
 	"strings"
 
 	"github.com/textanalysis/go-textanalysis/ner/internal/tagger"
@@ -126,10 +127,28 @@ func editFeatures(f *Features, c *Candidate, word func(int) string, coarse func(
 		return
 	}
 	for y, d := range c.Delta {
-		b := marginBin(d)
+		b := deltaBin(d)
 		f.PerD = append(f.PerD, [2]uint64{uint64(start(55).num(b)), uint64(start(56).num(b).num(y).num(e))})
-		f.ValD = append(f.ValD, max(-4, d/8))
+		f.ValD = append(f.ValD, max(-8, d/32))
 	}
+}
+
+// deltaBin buckets a score change on a log scale, up to about 1000.
+func deltaBin(d float32) int {
+	if d >= 0 {
+		return 40 + min(30, int(3*math.Log2(1+float64(d))))
+	}
+	return min(30, int(3*math.Log2(1+float64(-d))))
+}
+
+// MaxDelta returns the best of the score changes delta of an alternative
+// span under the labels (Candidate.Delta without its last, "no entity").
+func MaxDelta(delta []float32) float32 {
+	v := float32(math.Inf(-1))
+	for _, d := range delta[:len(delta)-1] {
+		v = max(v, d)
+	}
+	return v
 }
 
 // A Bound is how a model chooses between an entity and its alternative
@@ -141,6 +160,10 @@ type Bound struct {
 	Allow  uint32 // the edits tried (bit EditX)
 	Cost   float32
 	Margin float32
+	// Reach is how far below the tagging's score an alternative may
+	// score under its best label (MaxDelta ≥ -Reach) to be considered;
+	// the others are not read (for speed).
+	Reach float32
 }
 
 // Probs appends to dst the softmax of the class scores s.
@@ -179,14 +202,14 @@ type Pick struct {
 
 // Pick chooses between an entity, with probabilities p0 and the
 // relabeler's decision y0 (len(p0)-1 for none), and its alternatives alts
-// with probabilities pa; wNext is the worth of the next entity's own
+// with probabilities pa (nil for one out of reach); wNext is the worth of the next entity's own
 // decision, which EditMerge gives up.
 func (b *Bound) Pick(p0 []float32, y0 int, alts []Alt, pa [][]float32, wNext float32) Pick {
 	out := Pick{Alt: -1}
 	base := b.worth(p0, y0)
 	top := base + b.Margin
 	for i, a := range alts {
-		if b.Allow&(1<<a.Edit) == 0 {
+		if b.Allow&(1<<a.Edit) == 0 || pa[i] == nil {
 			continue
 		}
 		y, v := b.best(pa[i])
@@ -195,7 +218,7 @@ func (b *Bound) Pick(p0 []float32, y0 int, alts []Alt, pa [][]float32, wNext flo
 		case EditSplitR:
 			continue // with its EditSplitL
 		case EditSplitL:
-			if i+1 >= len(alts) || alts[i+1].Edit != EditSplitR || b.Allow&(1<<EditSplitR) == 0 {
+			if i+1 >= len(alts) || alts[i+1].Edit != EditSplitR || b.Allow&(1<<EditSplitR) == 0 || pa[i+1] == nil {
 				continue
 			}
 			var v2 float32
@@ -223,6 +246,8 @@ type Chooser struct {
 	f    Features
 	s    []float32
 	p    [][]float32 // probabilities of the alternatives
+	pp   [][]float32 // the same, nil for one out of reach
+	d    []float32
 	p0   [2][]float32
 }
 
@@ -267,16 +292,23 @@ func (ch *Chooser) Apply(m *Model, tm *tagger.Model, b *tagger.Buffers, text str
 		for len(ch.p) < len(ch.alts) {
 			ch.p = append(ch.p, nil)
 		}
+		ch.pp = ch.pp[:0]
 		for i, a := range ch.alts {
+			ch.d = tm.RegionScores(ch.d[:0], b, tagger.Chunk{Start: a.Start, End: a.End}, min(a.Start, c.Start), max(a.End, c.End))
+			if MaxDelta(ch.d) < -bd.Reach {
+				ch.pp = append(ch.pp, nil)
+				continue
+			}
 			FromTaggerAlt(&ch.cand, tm, b, text, toks, c, a)
 			ch.s = m.Scores(ch.s[:0], &ch.f, &ch.cand)
 			ch.p[i] = softmax(ch.p[i][:0], ch.s)
+			ch.pp = append(ch.pp, ch.p[i])
 		}
 		y1, w1 := -1, float32(0)
 		if k+1 < len(ch.orig) {
 			y1, w1 = identity(k + 1)
 		}
-		pk := bd.Pick(ch.p0[k%2], y0, ch.alts, ch.p[:len(ch.alts)], w1)
+		pk := bd.Pick(ch.p0[k%2], y0, ch.alts, ch.pp, w1)
 		switch {
 		case pk.Alt < 0:
 			if y0 != L {

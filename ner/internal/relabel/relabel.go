@@ -190,14 +190,21 @@ type Features struct {
 	// edit, and Delta scaled for one shared weight; empty otherwise.
 	PerD [][2]uint64
 	ValD []float32
+	vs   uint32 // the weight of Val: valSlot, or valAltSlot for an alternative span
 	buf  []byte // scratch for the external gazetteer's lookups
 }
 
 // valSlot is the weight of Features.Val, valDSlot that of Features.ValD.
 var (
-	valSlot  = slot(uint64(start(33)), -1)
-	valDSlot = slot(uint64(start(34)), -1)
+	valSlot    = slot(uint64(start(33)), -1)
+	valAltSlot = slot(uint64(start(35)), -1)
+	valDSlot   = slot(uint64(start(34)), -1)
 )
+
+// altSalt sets an alternative span's features apart from an entity's, so
+// that the two share no weight: the alternatives, many and mostly wrong,
+// leave the relabeling of the entities as it was.
+const altSalt = 0x5bd1e9955bd1e995
 
 // Extract fills f with the features of c.
 func Extract(f *Features, c *Candidate) { ExtractExt(f, c, nil) }
@@ -307,7 +314,16 @@ func ExtractExt(f *Features, c *Candidate, g *Ext) {
 		f.Val = append(f.Val, max(-4, (c.Scores[y]-best)/8))
 	}
 	f.PerD, f.ValD = f.PerD[:0], f.ValD[:0]
+	f.vs = valSlot
 	if c.Edit != EditNone {
+		for i := range f.X {
+			f.X[i] ^= altSalt
+		}
+		for i := range f.Per {
+			f.Per[i][0] ^= altSalt
+			f.Per[i][1] ^= altSalt
+		}
+		f.vs = valAltSlot
 		editFeatures(f, c, word, coarse, cs)
 	}
 }
@@ -319,7 +335,7 @@ func score(w []float32, f *Features, y int) float32 {
 		s += w[slot(h, y)]
 	}
 	p := f.Per[y]
-	s += w[slot(p[0], -1)] + w[slot(p[1], -1)] + w[valSlot]*f.Val[y]
+	s += w[slot(p[0], -1)] + w[slot(p[1], -1)] + w[f.vs]*f.Val[y]
 	if len(f.PerD) > 0 {
 		p := f.PerD[y]
 		s += w[slot(p[0], -1)] + w[slot(p[1], -1)] + w[valDSlot]*f.ValD[y]
@@ -416,7 +432,7 @@ func (m *Model) Write(w io.Writer) error {
 	}
 	if m.Bound != nil {
 		uv(uint64(m.Bound.Allow))
-		binary.Write(bw, binary.LittleEndian, [2]float32{m.Bound.Cost, m.Bound.Margin})
+		binary.Write(bw, binary.LittleEndian, [3]float32{m.Bound.Cost, m.Bound.Margin, m.Bound.Reach})
 	}
 	if err := bw.Flush(); err != nil {
 		return err
@@ -499,11 +515,11 @@ func Read(data []byte) (*Model, error) {
 	if err == io.EOF {
 		return m, nil
 	}
-	var bd [2]float32
+	var bd [3]float32
 	if err != nil || allow >= 1<<NumEdits || binary.Read(r, binary.LittleEndian, &bd) != nil {
 		return nil, fmt.Errorf("%w: boundary settings", errFormat)
 	}
-	m.Bound = &Bound{Allow: uint32(allow), Cost: bd[0], Margin: bd[1]}
+	m.Bound = &Bound{Allow: uint32(allow), Cost: bd[0], Margin: bd[1], Reach: bd[2]}
 	return m, nil
 }
 

@@ -37,8 +37,8 @@ func Train(labels []string, exs []Example, epochs int, seed uint64) *Model {
 			w[k] += d
 			u[k] += c * d
 		}
-		w[valSlot] += d * f.Val[y]
-		u[valSlot] += c * d * f.Val[y]
+		w[f.vs] += d * f.Val[y]
+		u[f.vs] += c * d * f.Val[y]
 		if len(f.PerD) > 0 {
 			for _, h := range f.PerD[y] {
 				k := slot(h, -1)
@@ -152,7 +152,7 @@ func TrainLog(labels []string, exs []Example, epochs int, seed uint64, lr, l2 fl
 					gd += g * ex.F.ValD[y]
 				}
 			}
-			step(valSlot, gv)
+			step(ex.F.vs, gv)
 			if len(ex.F.PerD) > 0 {
 				step(valDSlot, gd)
 			}
