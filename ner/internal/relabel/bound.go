@@ -78,10 +78,21 @@ func Alternatives(dst []Alt, text string, toks []tagger.Span, chunks []tagger.Ch
 // last m.Tag call with b on the tokens toks of text, as FromTagger does
 // for the entity itself.
 func FromTaggerAlt(c *Candidate, m *tagger.Model, b *tagger.Buffers, text string, toks []tagger.Span, ch tagger.Chunk, a Alt) {
+	fromTaggerAlt(c, m, b, text, toks, ch, a, altDelta(nil, m, b, ch, a))
+}
+
+// altDelta appends to dst the Candidate.Delta of the alternative a of the
+// entity ch.
+func altDelta(dst []float32, m *tagger.Model, b *tagger.Buffers, ch tagger.Chunk, a Alt) []float32 {
+	return m.RegionScores(dst, b, tagger.Chunk{Start: a.Start, End: a.End}, min(a.Start, ch.Start), max(a.End, ch.End))
+}
+
+// fromTaggerAlt is FromTaggerAlt with the alternative's Delta given.
+func fromTaggerAlt(c *Candidate, m *tagger.Model, b *tagger.Buffers, text string, toks []tagger.Span, ch tagger.Chunk, a Alt, delta []float32) {
 	FromTagger(c, m, b, text, toks, tagger.Chunk{Start: a.Start, End: a.End, Label: ch.Label})
 	off := a.Start - c.Start // the sentence's index of Words[0]
 	c.Edit, c.OStart, c.OEnd = a.Edit, ch.Start-off, ch.End-off
-	c.Delta = m.RegionScores(c.Delta[:0], b, tagger.Chunk{Start: a.Start, End: a.End}, min(a.Start, ch.Start), max(a.End, ch.End))
+	c.Delta = append(c.Delta[:0], delta...)
 }
 
 // editFeatures adds to f the features of an alternative span c: its edit
@@ -294,12 +305,12 @@ func (ch *Chooser) Apply(m *Model, tm *tagger.Model, b *tagger.Buffers, text str
 		}
 		ch.pp = ch.pp[:0]
 		for i, a := range ch.alts {
-			ch.d = tm.RegionScores(ch.d[:0], b, tagger.Chunk{Start: a.Start, End: a.End}, min(a.Start, c.Start), max(a.End, c.End))
+			ch.d = altDelta(ch.d[:0], tm, b, c, a)
 			if MaxDelta(ch.d) < -bd.Reach {
 				ch.pp = append(ch.pp, nil)
 				continue
 			}
-			FromTaggerAlt(&ch.cand, tm, b, text, toks, c, a)
+			fromTaggerAlt(&ch.cand, tm, b, text, toks, c, a, ch.d)
 			ch.s = m.Scores(ch.s[:0], &ch.f, &ch.cand)
 			ch.p[i] = softmax(ch.p[i][:0], ch.s)
 			ch.pp = append(ch.pp, ch.p[i])
