@@ -113,8 +113,8 @@ func (e *boundEval) run(b *relabel.Bound) counts {
 // choose returns the Bound with the best F1: the edits by greedy removal
 // from all of them, the cost and margin over a grid at each step.
 func (e *boundEval) choose(logf func(string, ...any)) (relabel.Bound, float64) {
-	costs := []float32{0.25, 0.3, 0.35, 0.4, 0.45, 0.5, 0.55}
-	margins := []float32{0, 0.05, 0.1, 0.15, 0.2, 0.3, 0.4}
+	costs := []float32{0.35, 0.45, 0.55}
+	margins := []float32{0.1, 0.2, 0.3, 0.4, 0.5, 0.6}
 	grid := func(allow uint32) (relabel.Bound, float64) {
 		best, bf := relabel.Bound{}, -1.0
 		for _, c := range costs {
@@ -131,7 +131,7 @@ func (e *boundEval) choose(logf func(string, ...any)) (relabel.Bound, float64) {
 	allow := uint32(1<<relabel.NumEdits-1) &^ 1
 	best, bf := grid(allow)
 	logf("bound: all edits: cost %.2g margin %.2g: %s", best.Cost, best.Margin, e.describe(&best))
-	for {
+	for round := 0; round < 3; round++ {
 		improved := false
 		for ed := 1; ed < relabel.NumEdits; ed++ {
 			if allow&(1<<ed) == 0 {
@@ -225,12 +225,4 @@ var inf = float32(math.Inf(1))
 
 func maxDelta(c *relabel.Candidate, L int) float32 { return relabel.MaxDelta(c.Delta) }
 
-func argmaxOf(p []float32) int {
-	k := 0
-	for y, v := range p {
-		if v > p[k] {
-			k = y
-		}
-	}
-	return k
-}
+func argmaxOf(p []float32) int { return relabel.ArgmaxOf(p) }

@@ -39,6 +39,7 @@ func main() {
 	lr := flag.Float64("lr", 0.1, "AdaGrad rate (-loss log)")
 	l2 := flag.Float64("l2", 1e-4, "L2 penalty (-loss log)")
 	prune := flag.Float64("prune", 0, "drop weights smaller than this in magnitude")
+	stack := flag.Bool("stack", false, "with -bound, give each alternative's features the probabilities the relabeler gives its entity (out-of-fold, from a first cross-validation over the entities alone, with the first -epochs)")
 	bound := flag.Bool("bound", false, "also choose between each entity and its alternative spans (the dump's, from a trainner -oof that writes them): train on the alternatives too, and choose the edits tried, the cost of an entity and the margin an alternative needs by cross-validation")
 	extGaz := flag.String("ext-gaz", "", "external gazetteer to read features from and keep in the model (ner/data/external-gazetteer.tsv.gz, written by ner/cmd/mkgaz)")
 	flag.Parse()
@@ -90,6 +91,37 @@ func main() {
 	log.Printf("%d candidates, %d gold entities, %d folds", len(exs), gold, folds)
 	base := evalF1(d, exs, nil, nil, gold)
 	log.Printf("tagger alone: %s", base)
+	if *bound && *stack {
+		E, err := strconv.Atoi(strings.Split(*epochsList, ",")[0])
+		if err != nil {
+			log.Fatal(err)
+		}
+		scores := make([][]float32, len(exs))
+		for k := 0; k < folds; k++ {
+			var tr []relabel.Example
+			for i := range exs {
+				if d.Recs[i].Fold != k {
+					tr = append(tr, exs[i])
+				}
+			}
+			m := train(d.Labels, tr, E, *seed, *loss, float32(*lr), float32(*l2))
+			m.Prune(float32(*prune))
+			for i := range exs {
+				if d.Recs[i].Fold == k {
+					scores[i] = m.ScoresOf(&exs[i].F)
+				}
+			}
+		}
+		for i := range d.Recs {
+			ref := relabel.Probs(nil, scores[i])
+			for j := range d.Recs[i].Alts {
+				a := &d.Recs[i].Alts[j]
+				a.C.Ref = ref
+				relabel.ExtractExt(&altExs[altAt[i]+j].F, &a.C, ext)
+			}
+		}
+		log.Printf("stacked: the entities' out-of-fold probabilities (epochs %d) in their alternatives' features", E)
+	}
 	bestE, bestF := 0, -1.0
 	var bestM [2]float32
 	var bestB relabel.Bound
@@ -148,6 +180,7 @@ func main() {
 	m.Margin, m.MarginNone = bestM[0], bestM[1]
 	m.Ext = ext
 	if *bound {
+		bestB.Stack = *stack
 		m.Bound = &bestB
 	}
 	f, err := os.Create(*out)

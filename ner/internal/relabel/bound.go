@@ -134,6 +134,15 @@ func editFeatures(f *Features, c *Candidate, word func(int) string, coarse func(
 	add(start(52).num(e).lower(word(c.End)))
 	add(start(53).num(e).shape(word(c.Start - 1)).shape(word(c.Start)))
 	add(start(54).num(e).shape(word(c.End - 1)).shape(word(c.End)))
+	if len(c.Ref) == len(f.Per) {
+		// What the model makes of the entity itself: its probability
+		// under the tagger's label, as no entity, and its best label's.
+		L := len(c.Ref) - 1
+		k := argmaxOf(c.Ref[:L])
+		add(start(57).num(e).num(probBin(c.Ref[c.Pred])))
+		add(start(58).num(e).num(probBin(c.Ref[L])))
+		add(start(59).num(e).num(probBin(c.Ref[k])).num(b2i(k == c.Pred)))
+	}
 	if len(c.Delta) != len(f.Per) {
 		return
 	}
@@ -175,6 +184,9 @@ type Bound struct {
 	// score under its best label (MaxDelta ≥ -Reach) to be considered;
 	// the others are not read (for speed).
 	Reach float32
+	// Stack gives an alternative's features the model's probabilities
+	// for the entity itself (Candidate.Ref).
+	Stack bool
 }
 
 // Probs appends to dst the softmax of the class scores s.
@@ -311,6 +323,9 @@ func (ch *Chooser) Apply(m *Model, tm *tagger.Model, b *tagger.Buffers, text str
 				continue
 			}
 			fromTaggerAlt(&ch.cand, tm, b, text, toks, c, a, ch.d)
+			if bd.Stack {
+				ch.cand.Ref = ch.p0[k%2]
+			}
 			ch.s = m.Scores(ch.s[:0], &ch.f, &ch.cand)
 			ch.p[i] = softmax(ch.p[i][:0], ch.s)
 			ch.pp = append(ch.pp, ch.p[i])
@@ -346,3 +361,25 @@ func (ch *Chooser) Apply(m *Model, tm *tagger.Model, b *tagger.Buffers, text str
 	}
 	return out
 }
+
+func probBin(p float32) int { return min(9, int(p*10)) }
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+func argmaxOf(p []float32) int {
+	k := 0
+	for y, v := range p {
+		if v > p[k] {
+			k = y
+		}
+	}
+	return k
+}
+
+// ArgmaxOf returns the index of the largest of p, the first of ties.
+func ArgmaxOf(p []float32) int { return argmaxOf(p) }

@@ -34,6 +34,9 @@ type Candidate struct {
 	// with the span as each label and then as O (tagger.RegionScores);
 	// nil for the entity itself.
 	Delta []float32
+	// Ref is, for an alternative span, the model's probabilities for the
+	// entity itself (Model.Scores, softmax), or nil.
+	Ref []float32
 }
 
 // Window is the number of context words kept on each side.
@@ -54,6 +57,7 @@ func FromTagger(c *Candidate, m *tagger.Model, b *tagger.Buffers, text string, t
 	c.Caps, c.Lows = b.Doc.Case()
 	c.Edit, c.OStart, c.OEnd = EditNone, c.Start, c.End
 	c.Delta = c.Delta[:0]
+	c.Ref = nil
 }
 
 // A Model is a trained relabeler: a linear model over the candidate's
@@ -433,6 +437,7 @@ func (m *Model) Write(w io.Writer) error {
 	if m.Bound != nil {
 		uv(uint64(m.Bound.Allow))
 		binary.Write(bw, binary.LittleEndian, [3]float32{m.Bound.Cost, m.Bound.Margin, m.Bound.Reach})
+		uv(uint64(b2i(m.Bound.Stack)))
 	}
 	if err := bw.Flush(); err != nil {
 		return err
@@ -519,7 +524,11 @@ func Read(data []byte) (*Model, error) {
 	if err != nil || allow >= 1<<NumEdits || binary.Read(r, binary.LittleEndian, &bd) != nil {
 		return nil, fmt.Errorf("%w: boundary settings", errFormat)
 	}
-	m.Bound = &Bound{Allow: uint32(allow), Cost: bd[0], Margin: bd[1], Reach: bd[2]}
+	stack, err := binary.ReadUvarint(r)
+	if err != nil || stack > 1 {
+		return nil, fmt.Errorf("%w: boundary settings", errFormat)
+	}
+	m.Bound = &Bound{Allow: uint32(allow), Cost: bd[0], Margin: bd[1], Reach: bd[2], Stack: stack == 1}
 	return m, nil
 }
 
