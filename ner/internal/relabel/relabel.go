@@ -339,7 +339,7 @@ func score(w []float32, f *Features, y int) float32 {
 		s += w[slot(h, y)]
 	}
 	p := f.Per[y]
-	s += w[slot(p[0], -1)] + w[slot(p[1], -1)] + w[f.vs]*f.Val[y]
+	s = s + w[slot(p[0], -1)] + w[slot(p[1], -1)] + w[f.vs]*f.Val[y] // in this order: the same sums as before alternatives
 	if len(f.PerD) > 0 {
 		p := f.PerD[y]
 		s += w[slot(p[0], -1)] + w[slot(p[1], -1)] + w[valDSlot]*f.ValD[y]
