@@ -64,7 +64,7 @@
 // (margin 0.5). OntoNotes dev (harness, shipped model → -bound -stack):
 // 85.06 → 85.09, untyped spans 88.87 → 88.91, upper-cased 82.01 → 81.93,
 // lower-cased 81.69 → 81.68; the model file grows from 3.1 to 5.3 MB and
-// the speed falls by a fifth or more. Not worth shipping: the boundary
+// the speed falls by about 5%. Not worth shipping: the boundary
 // errors left are mostly conventions the tagger already weighs with the
 // same evidence.
 package main

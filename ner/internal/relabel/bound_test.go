@@ -2,6 +2,7 @@ package relabel
 
 import (
 	"bytes"
+	"slices"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -59,4 +60,57 @@ func TestWriteReadBound(t *testing.T) {
 	require.NoError(t, err)
 	assert.Nil(t, m2.Ext)
 	assert.Equal(t, m.Bound, m2.Bound)
+}
+
+// TestChooserApply runs both stages on a toy tagger: without a Bound the
+// Chooser relabels as Model.Relabel does; with one, out-of-reach
+// alternatives change nothing, and whatever it picks stays in order.
+func TestChooserApply(t *testing.T) {
+	var sents []tagger.Sentence
+	for i, name := range []string{"Alice", "Bob", "Carol", "Dave"} {
+		for j, city := range []string{"Paris", "Rome", "Oslo"} {
+			text := name + " flew to " + city + " today."
+			sents = append(sents, tagger.Sentence{Doc: string(rune('a' + i*3 + j)), Text: text, Entities: []tagger.GoldEntity{
+				{Start: 0, End: len(name), Label: "PERSON"},
+				{Start: len(name) + 9, End: len(name) + 9 + len(city), Label: "GPE"},
+			}})
+		}
+	}
+	tm, _, err := tagger.Train(sents, tagger.TrainOptions{Labels: []string{"PERSON", "GPE"}, Epochs: 5, MinCount: 1, Folds: 2, BILOU: true, Extra: true})
+	require.NoError(t, err)
+	m := Train([]string{"PERSON", "GPE"}, toy(), 5, 1)
+	text := "Carol and Bob flew to Oslo and Rome today."
+	toks := tagger.Tokenize(nil, text)
+	var b tagger.Buffers
+	var ch Chooser
+	tagged := tm.Tag(nil, text, toks, &b)
+	require.NotEmpty(t, tagged)
+	want := slices.Clone(tagged)
+	var f Features
+	var buf []float32
+	want = want[:0]
+	for _, c := range tagged {
+		var cand Candidate
+		FromTagger(&cand, tm, &b, text, toks, c)
+		var y int
+		y, buf = m.Relabel(&f, buf, &cand)
+		if y >= 0 {
+			c.Label = y
+			want = append(want, c)
+		}
+	}
+	got := ch.Apply(m, tm, &b, text, toks, slices.Clone(tagged))
+	assert.Equal(t, want, got)
+	m.Bound = &Bound{Allow: 1<<NumEdits - 1, Cost: 0.4, Margin: 0.1, Reach: -1e9}
+	assert.Equal(t, want, ch.Apply(m, tm, &b, text, toks, slices.Clone(tagged)), "nothing in reach")
+	m.Bound.Reach, m.Bound.Margin = 1e9, -1
+	got = ch.Apply(m, tm, &b, text, toks, slices.Clone(tagged))
+	require.NotEmpty(t, got)
+	for i, c := range got {
+		assert.Less(t, c.Start, c.End)
+		if i > 0 {
+			assert.LessOrEqual(t, got[i-1].Start, c.Start)
+		}
+	}
+	assert.Equal(t, got, ch.Apply(m, tm, &b, text, toks, slices.Clone(tagged)), "deterministic")
 }
