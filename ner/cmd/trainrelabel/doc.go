@@ -57,7 +57,9 @@
 // Training folds (data order 1): relabeler alone 84.86 (-epochs 2,3; 84.85
 // with 2); with -bound, the entities' share trained together with the
 // alternatives 84.82, and with the alternatives 84.83 (every edit) to
-// 84.84 (edits chosen), with -stack 84.84 to 84.85. Of the 19,582
+// 84.84 (edits chosen), with -stack 84.84 to 84.85 (84.84 at the chosen
+// reach); data order 2: relabeler 84.84, -bound -stack 84.83 to 84.85
+// (84.84 at the chosen reach). Of the 19,582
 // out-of-fold entities that are not gold, 8,527 have a gold alternative,
 // but the model tells them apart poorly: the alternatives it calls right
 // are right 1,096 times and wrong 3,041 times (with -stack), so it switches rarely
