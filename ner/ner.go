@@ -165,7 +165,7 @@ func (r *Recognizer) Recognize(ctx context.Context, text string) ([]Entity, erro
 		j := tagger.SentenceEnd(nfc.Text, toks, i)
 		chunks = r.m.Tag(chunks[:0], nfc.Text, toks[i:j], b)
 		if r.rl != nil {
-			chunks = bb.relabel(r.m, r.rl, chunks, nfc.Text, toks[i:j])
+			chunks = bb.second.Apply(r.rl, r.m, b, nfc.Text, toks[i:j], chunks)
 		}
 		for _, c := range chunks {
 			ts, te, ok := bounds(nfc.Text, toks, i+c.Start, i+c.End, r.labels[c.Label])
@@ -193,24 +193,5 @@ func (r *Recognizer) Recognize(ctx context.Context, text string) ([]Entity, erro
 // buffers is the scratch space of one Recognize call.
 type buffers struct {
 	tagger tagger.Buffers
-	cand   relabel.Candidate
-	feats  relabel.Features
-	scores []float32
-}
-
-// relabel applies the second stage to the entities chunks the last Tag
-// call found in toks of text: it may change an entity's label or drop it.
-func (bb *buffers) relabel(m *tagger.Model, rl *relabel.Model, chunks []tagger.Chunk, text string, toks []tagger.Span) []tagger.Chunk {
-	out := chunks[:0]
-	for _, c := range chunks {
-		relabel.FromTagger(&bb.cand, m, &bb.tagger, text, toks, c)
-		var y int
-		y, bb.scores = rl.Relabel(&bb.feats, bb.scores, &bb.cand)
-		if y < 0 {
-			continue
-		}
-		c.Label = y
-		out = append(out, c)
-	}
-	return out
+	second relabel.Chooser
 }

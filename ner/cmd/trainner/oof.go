@@ -18,11 +18,23 @@ var (
 )
 
 // An OOFRecord is one out-of-fold candidate with its gold class
-// (len(Labels) for no entity) and fold.
+// (len(Labels) for no entity) and fold, the index of its sentence (the
+// records of a sentence follow each other, in the order of their
+// entities), and the alternative spans of the entity (relabel.Alternatives,
+// every edit) with theirs.
 type OOFRecord struct {
 	C    relabel.Candidate
 	Gold int
 	Fold int
+	Sent int
+	Alts []OOFAlt
+}
+
+// An OOFAlt is an alternative span of a record's entity with its gold
+// class.
+type OOFAlt struct {
+	C    relabel.Candidate
+	Gold int
 }
 
 // An OOFDump is what -oof writes (gob, gzip).
@@ -65,6 +77,7 @@ func runOOF(tr []tagger.Sentence, opt tagger.TrainOptions, folds int, out string
 	bio := tagger.NewScheme(2, len(opt.Labels))
 	dump := OOFDump{Labels: opt.Labels, Gold: make([]int, folds)}
 	L := len(opt.Labels)
+	sent := 0
 	for k := 0; k < folds; k++ {
 		var train []tagger.Sentence
 		for i, s := range tr {
@@ -78,6 +91,7 @@ func runOOF(tr []tagger.Sentence, opt tagger.TrainOptions, folds int, out string
 		}
 		var b tagger.Buffers
 		var chunks []tagger.Chunk
+		var alts []relabel.Alt
 		n0 := len(dump.Recs)
 		for i, s := range tr {
 			if fold[i] != k {
@@ -92,16 +106,27 @@ func runOOF(tr []tagger.Sentence, opt tagger.TrainOptions, folds int, out string
 			for a := 0; a < len(toks); {
 				z := tagger.SentenceEnd(s.Text, toks, a)
 				chunks = m.Tag(chunks[:0], s.Text, toks[a:z], &b)
-				for _, c := range chunks {
+				goldOf := func(s, e int) int {
+					if g, ok := gold[[2]int{a + s, a + e}]; ok {
+						return g
+					}
+					return L
+				}
+				for ci, c := range chunks {
 					var rec OOFRecord
 					relabel.FromTagger(&rec.C, m, &b, s.Text, toks[a:z], c)
-					rec.Gold, rec.Fold = L, k
-					if g, ok := gold[[2]int{a + c.Start, a + c.End}]; ok {
-						rec.Gold = g
+					rec.Gold, rec.Fold, rec.Sent = goldOf(c.Start, c.End), k, sent
+					alts = relabel.Alternatives(alts[:0], s.Text, toks[a:z], chunks, ci, 1<<relabel.NumEdits-1)
+					for _, alt := range alts {
+						var ar OOFAlt
+						relabel.FromTaggerAlt(&ar.C, m, &b, s.Text, toks[a:z], c, alt)
+						ar.Gold = goldOf(alt.Start, alt.End)
+						rec.Alts = append(rec.Alts, ar)
 					}
 					dump.Recs = append(dump.Recs, rec)
 				}
 				a = z
+				sent++
 			}
 		}
 		log.Printf("fold %d of %d: %d candidates, %d gold entities", k+1, folds, len(dump.Recs)-n0, dump.Gold[k])

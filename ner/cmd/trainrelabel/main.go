@@ -20,6 +20,8 @@ type oofRecord struct {
 	C    relabel.Candidate
 	Gold int
 	Fold int
+	Sent int
+	Alts []oofAlt
 }
 
 type oofDump struct {
@@ -37,6 +39,8 @@ func main() {
 	lr := flag.Float64("lr", 0.1, "AdaGrad rate (-loss log)")
 	l2 := flag.Float64("l2", 1e-4, "L2 penalty (-loss log)")
 	prune := flag.Float64("prune", 0, "drop weights smaller than this in magnitude")
+	stack := flag.Bool("stack", false, "with -bound, give each alternative's features the probabilities the relabeler gives its entity (out-of-fold, from a first cross-validation over the entities alone, with the first -epochs)")
+	bound := flag.Bool("bound", false, "also choose between each entity and its alternative spans (the dump's, from a trainner -oof that writes them): train on the alternatives too, and choose the edits tried, the cost of an entity and the margin an alternative needs by cross-validation")
 	extGaz := flag.String("ext-gaz", "", "external gazetteer to read features from and keep in the model (ner/data/external-gazetteer.tsv.gz, written by ner/cmd/mkgaz)")
 	flag.Parse()
 	log.SetFlags(log.Ltime)
@@ -62,6 +66,24 @@ func main() {
 		exs[i].Pred, exs[i].Gold = r.C.Pred, r.Gold
 		folds = max(folds, r.Fold+1)
 	}
+	// The alternatives' examples: those of record i at altAt[i]:altAt[i+1].
+	var altExs []relabel.Example
+	altAt := []int{0}
+	for i := range d.Recs {
+		if *bound {
+			for j := range d.Recs[i].Alts {
+				a := &d.Recs[i].Alts[j]
+				var ex relabel.Example
+				relabel.ExtractExt(&ex.F, &a.C, ext)
+				ex.Pred, ex.Gold = a.C.Pred, a.Gold
+				altExs = append(altExs, ex)
+			}
+		}
+		altAt = append(altAt, len(altExs))
+	}
+	if *bound {
+		log.Printf("%d alternative spans", len(altExs))
+	}
 	gold := 0
 	for _, g := range d.Gold {
 		gold += g
@@ -69,10 +91,8 @@ func main() {
 	log.Printf("%d candidates, %d gold entities, %d folds", len(exs), gold, folds)
 	base := evalF1(d, exs, nil, nil, gold)
 	log.Printf("tagger alone: %s", base)
-	bestE, bestF := 0, -1.0
-	var bestM [2]float32
-	for _, es := range strings.Split(*epochsList, ",") {
-		E, err := strconv.Atoi(es)
+	if *bound && *stack {
+		E, err := strconv.Atoi(strings.Split(*epochsList, ",")[0])
 		if err != nil {
 			log.Fatal(err)
 		}
@@ -92,21 +112,77 @@ func main() {
 				}
 			}
 		}
+		for i := range d.Recs {
+			ref := relabel.Probs(nil, scores[i])
+			for j := range d.Recs[i].Alts {
+				a := &d.Recs[i].Alts[j]
+				a.C.Ref = ref
+				relabel.ExtractExt(&altExs[altAt[i]+j].F, &a.C, ext)
+			}
+		}
+		log.Printf("stacked: the entities' out-of-fold probabilities (epochs %d) in their alternatives' features", E)
+	}
+	bestE, bestF := 0, -1.0
+	var bestM [2]float32
+	var bestB relabel.Bound
+	for _, es := range strings.Split(*epochsList, ",") {
+		E, err := strconv.Atoi(es)
+		if err != nil {
+			log.Fatal(err)
+		}
+		scores := make([][]float32, len(exs))
+		altScores := make([][][]float32, len(exs))
+		for k := 0; k < folds; k++ {
+			var tr []relabel.Example
+			for i := range exs {
+				if d.Recs[i].Fold != k {
+					tr = append(tr, exs[i])
+					tr = append(tr, altExs[altAt[i]:altAt[i+1]]...)
+				}
+			}
+			m := train(d.Labels, tr, E, *seed, *loss, float32(*lr), float32(*l2))
+			m.Prune(float32(*prune))
+			for i := range exs {
+				if d.Recs[i].Fold == k {
+					scores[i] = m.ScoresOf(&exs[i].F)
+					for j := altAt[i]; j < altAt[i+1]; j++ {
+						altScores[i] = append(altScores[i], m.ScoresOf(&altExs[j].F))
+					}
+				}
+			}
+		}
 		diagnose(exs, scores, L)
 		m, f := chooseMargins(d, exs, scores, gold, L)
 		log.Printf("epochs %d: margins %.3g %.3g: %s", E, m[0], m[1], evalF1(d, exs, scores, &m, gold))
+		var b relabel.Bound
+		if *bound {
+			b, f = newBoundEval(d, scores, altScores, m, gold).choose(log.Printf)
+			log.Printf("epochs %d: with alternatives: edits %b, cost %.3g, margin %.3g: F1 %.2f", E, b.Allow, b.Cost, b.Margin, f)
+		}
 		if f > bestF {
-			bestE, bestF, bestM = E, f, m
+			bestE, bestF, bestM, bestB = E, f, m, b
 		}
 	}
 	log.Printf("chosen: epochs %d, margins %.3g %.3g", bestE, bestM[0], bestM[1])
 	if *out == "" {
 		return
 	}
-	m := train(d.Labels, exs, bestE, *seed, *loss, float32(*lr), float32(*l2))
+	all := exs
+	if *bound {
+		all = nil
+		for i := range exs {
+			all = append(all, exs[i])
+			all = append(all, altExs[altAt[i]:altAt[i+1]]...)
+		}
+	}
+	m := train(d.Labels, all, bestE, *seed, *loss, float32(*lr), float32(*l2))
 	m.Prune(float32(*prune))
 	m.Margin, m.MarginNone = bestM[0], bestM[1]
 	m.Ext = ext
+	if *bound {
+		bestB.Stack = *stack
+		m.Bound = &bestB
+	}
 	f, err := os.Create(*out)
 	if err != nil {
 		log.Fatal(err)

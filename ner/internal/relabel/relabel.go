@@ -25,6 +25,18 @@ type Candidate struct {
 	Scores     []float32 // the tagging's score with the entity as each label, then as O
 	Gaz, Lower uint32    // the gazetteer's labels for the entity's words, as written and in lower case
 	Caps, Lows bool      // the sentence is mostly capitals / has no capital
+	// Edit is how the span was made from the tagger's entity (EditNone
+	// for the entity itself), and OStart, OEnd are the entity's words in
+	// Words (they may lie outside it).
+	Edit, OStart, OEnd int
+	// Delta is, for an alternative span, how much the tagging's score
+	// changes when the words of the span and the entity are re-tagged
+	// with the span as each label and then as O (tagger.RegionScores);
+	// nil for the entity itself.
+	Delta []float32
+	// Ref is, for an alternative span, the model's probabilities for the
+	// entity itself (Model.Scores, softmax), or nil.
+	Ref []float32
 }
 
 // Window is the number of context words kept on each side.
@@ -43,6 +55,9 @@ func FromTagger(c *Candidate, m *tagger.Model, b *tagger.Buffers, text string, t
 	c.Scores = m.SpanScores(c.Scores[:0], b, ch)
 	c.Gaz, c.Lower = m.Gaz.Lookup(text, toks[ch.Start:ch.End])
 	c.Caps, c.Lows = b.Doc.Case()
+	c.Edit, c.OStart, c.OEnd = EditNone, c.Start, c.End
+	c.Delta = c.Delta[:0]
+	c.Ref = nil
 }
 
 // A Model is a trained relabeler: a linear model over the candidate's
@@ -56,7 +71,11 @@ type Model struct {
 	// Ext is the external gazetteer the model reads, or nil; it is kept
 	// in the model file.
 	Ext *Ext
-	w   []float32 // hashed weights, 1<<bits
+	// Bound, when not nil, has the model also choose between each entity
+	// and its alternative spans (see [Bound]); it is kept in the model
+	// file, after the external gazetteer.
+	Bound *Bound
+	w     []float32 // hashed weights, 1<<bits
 }
 
 const bits = 22
@@ -170,11 +189,26 @@ type Features struct {
 	X   []uint64
 	Per [][2]uint64 // per class: its score bin shared over classes, and the same paired with the class
 	Val []float32   // per class: its score less the tagger's label's, scaled, for one shared weight
-	buf []byte      // scratch for the external gazetteer's lookups
+	// For an alternative span (Candidate.Edit not EditNone), per class:
+	// the bin of Candidate.Delta, shared and paired with the class and
+	// edit, and Delta scaled for one shared weight; empty otherwise.
+	PerD [][2]uint64
+	ValD []float32
+	vs   uint32 // the weight of Val: valSlot, or valAltSlot for an alternative span
+	buf  []byte // scratch for the external gazetteer's lookups
 }
 
-// valSlot is the weight of Features.Val.
-var valSlot = slot(uint64(start(33)), -1)
+// valSlot is the weight of Features.Val, valDSlot that of Features.ValD.
+var (
+	valSlot    = slot(uint64(start(33)), -1)
+	valAltSlot = slot(uint64(start(35)), -1)
+	valDSlot   = slot(uint64(start(34)), -1)
+)
+
+// altSalt sets an alternative span's features apart from an entity's, so
+// that the two share no weight: the alternatives, many and mostly wrong,
+// leave the relabeling of the entities as it was.
+const altSalt = 0x5bd1e9955bd1e995
 
 // Extract fills f with the features of c.
 func Extract(f *Features, c *Candidate) { ExtractExt(f, c, nil) }
@@ -283,6 +317,19 @@ func ExtractExt(f *Features, c *Candidate, g *Ext) {
 		f.Per = append(f.Per, [2]uint64{uint64(start(31).num(b)), uint64(start(32).num(b).num(y))})
 		f.Val = append(f.Val, max(-4, (c.Scores[y]-best)/8))
 	}
+	f.PerD, f.ValD = f.PerD[:0], f.ValD[:0]
+	f.vs = valSlot
+	if c.Edit != EditNone {
+		for i := range f.X {
+			f.X[i] ^= altSalt
+		}
+		for i := range f.Per {
+			f.Per[i][0] ^= altSalt
+			f.Per[i][1] ^= altSalt
+		}
+		f.vs = valAltSlot
+		editFeatures(f, c, word, coarse, cs)
+	}
 }
 
 // score returns the score of class y for features f under weights w.
@@ -292,7 +339,12 @@ func score(w []float32, f *Features, y int) float32 {
 		s += w[slot(h, y)]
 	}
 	p := f.Per[y]
-	return s + w[slot(p[0], -1)] + w[slot(p[1], -1)] + w[valSlot]*f.Val[y]
+	s = s + w[slot(p[0], -1)] + w[slot(p[1], -1)] + w[f.vs]*f.Val[y] // in this order: the same sums as before alternatives
+	if len(f.PerD) > 0 {
+		p := f.PerD[y]
+		s += w[slot(p[0], -1)] + w[slot(p[1], -1)] + w[valDSlot]*f.ValD[y]
+	}
+	return s
 }
 
 // Scores appends the score of every class for c to dst; f is scratch.
@@ -372,10 +424,20 @@ func (m *Model) Write(w io.Writer) error {
 			binary.Write(bw, binary.LittleEndian, q)
 		}
 	}
-	if m.Ext != nil {
-		// After the weights, so that older readers stop before it.
-		uv(uint64(len(m.Ext.raw)))
-		bw.Write(m.Ext.raw)
+	if m.Ext != nil || m.Bound != nil {
+		// After the weights, so that older readers stop before it; an
+		// empty list is none.
+		var raw []byte
+		if m.Ext != nil {
+			raw = m.Ext.raw
+		}
+		uv(uint64(len(raw)))
+		bw.Write(raw)
+	}
+	if m.Bound != nil {
+		uv(uint64(m.Bound.Allow))
+		binary.Write(bw, binary.LittleEndian, [3]float32{m.Bound.Cost, m.Bound.Margin, m.Bound.Reach})
+		uv(uint64(b2i(m.Bound.Stack)))
 	}
 	if err := bw.Flush(); err != nil {
 		return err
@@ -450,7 +512,23 @@ func Read(data []byte) (*Model, error) {
 	if _, err := io.ReadFull(r, raw); err != nil {
 		return nil, fmt.Errorf("%w: external gazetteer", errFormat)
 	}
-	m.Ext = NewExt(raw, m.Labels)
+	if n > 0 {
+		m.Ext = NewExt(raw, m.Labels)
+	}
+	// Then the boundary step's settings (files before it end here).
+	allow, err := binary.ReadUvarint(r)
+	if err == io.EOF {
+		return m, nil
+	}
+	var bd [3]float32
+	if err != nil || allow >= 1<<NumEdits || binary.Read(r, binary.LittleEndian, &bd) != nil {
+		return nil, fmt.Errorf("%w: boundary settings", errFormat)
+	}
+	stack, err := binary.ReadUvarint(r)
+	if err != nil || stack > 1 {
+		return nil, fmt.Errorf("%w: boundary settings", errFormat)
+	}
+	m.Bound = &Bound{Allow: uint32(allow), Cost: bd[0], Margin: bd[1], Reach: bd[2], Stack: stack == 1}
 	return m, nil
 }
 

@@ -37,8 +37,17 @@ func Train(labels []string, exs []Example, epochs int, seed uint64) *Model {
 			w[k] += d
 			u[k] += c * d
 		}
-		w[valSlot] += d * f.Val[y]
-		u[valSlot] += c * d * f.Val[y]
+		w[f.vs] += d * f.Val[y]
+		u[f.vs] += c * d * f.Val[y]
+		if len(f.PerD) > 0 {
+			for _, h := range f.PerD[y] {
+				k := slot(h, -1)
+				w[k] += d
+				u[k] += c * d
+			}
+			w[valDSlot] += d * f.ValD[y]
+			u[valDSlot] += c * d * f.ValD[y]
+		}
 	}
 	for range epochs {
 		rng.Shuffle(len(order), func(i, j int) { order[i], order[j] = order[j], order[i] })
@@ -120,7 +129,7 @@ func TrainLog(labels []string, exs []Example, epochs int, seed uint64, lr, l2 fl
 				s = append(s, score(w, &ex.F, y))
 			}
 			p = softmax(p[:0], s)
-			var gv float32
+			var gv, gd float32
 			for y := range p {
 				g := p[y]
 				if y == ex.Gold {
@@ -136,8 +145,17 @@ func TrainLog(labels []string, exs []Example, epochs int, seed uint64, lr, l2 fl
 					step(slot(h, -1), g)
 				}
 				gv += g * ex.F.Val[y]
+				if len(ex.F.PerD) > 0 {
+					for _, h := range ex.F.PerD[y] {
+						step(slot(h, -1), g)
+					}
+					gd += g * ex.F.ValD[y]
+				}
 			}
-			step(valSlot, gv)
+			step(ex.F.vs, gv)
+			if len(ex.F.PerD) > 0 {
+				step(valDSlot, gd)
+			}
 		}
 	}
 	return &Model{Labels: slices.Clone(labels), w: w}

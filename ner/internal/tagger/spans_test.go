@@ -31,3 +31,32 @@ func TestSpanScores(t *testing.T) {
 		}
 	}
 }
+
+func TestRegionScores(t *testing.T) {
+	sents := flightSentences()
+	for _, bilou := range []bool{true, false} {
+		m, _, err := Train(sents, TrainOptions{Labels: []string{"PER", "LOC"}, Epochs: 5, MinCount: 1, Folds: 2, BILOU: bilou, Extra: true})
+		require.NoError(t, err)
+		text := "Carol flew to Oslo today."
+		var b Buffers
+		toks := Tokenize(nil, text)
+		chunks := m.Tag(nil, text, toks, &b)
+		require.Len(t, chunks, 2)
+		for _, c := range chunks {
+			s := m.SpanScores(nil, &b, c)
+			r := m.RegionScores(nil, &b, c, c.Start, c.End)
+			require.Len(t, r, len(m.Labels)+1)
+			assert.InDelta(t, 0, r[c.Label], 1e-3, "the tagging itself")
+			for k := range r {
+				assert.InDelta(t, s[k]-s[c.Label], r[k], 1e-3, "the same differences as SpanScores")
+			}
+			// One word more: never better than the best tagging.
+			if c.End < len(toks) {
+				w := Chunk{Start: c.Start, End: c.End + 1}
+				for _, v := range m.RegionScores(nil, &b, w, c.Start, c.End+1) {
+					assert.LessOrEqual(t, v, float32(1e-3))
+				}
+			}
+		}
+	}
+}
