@@ -31,22 +31,25 @@ func (m *Model) SpanScores(dst []float32, b *Buffers, c Chunk) []float32 {
 		}
 		return s * m.qscale
 	}
-	per := m.Scheme.Per
 	for k := range m.Labels {
-		base := 1 + per*k
-		dst = append(dst, path(func(i int) int {
-			switch {
-			case per == 4 && c.End-c.Start == 1:
-				return base + posU
-			case i == c.Start:
-				return base + posB
-			case per == 4 && i == c.End-1:
-				return base + posL
-			}
-			return base + posI
-		}))
+		dst = append(dst, path(func(i int) int { return m.Scheme.spanTag(c, k, i) }))
 	}
 	return append(dst, path(func(int) int { return 0 }))
+}
+
+// spanTag is the tag of token i, inside c, when c is an entity of label k:
+// B, I, L or U under BILOU, B or I under BIO.
+func (s *Scheme) spanTag(c Chunk, k, i int) int {
+	base := 1 + s.Per*k
+	switch {
+	case s.Per == 4 && c.End-c.Start == 1:
+		return base + posU
+	case i == c.Start:
+		return base + posB
+	case s.Per == 4 && i == c.End-1:
+		return base + posL
+	}
+	return base + posI
 }
 
 // Cluster returns the word cluster of token i as Prepare set it (fine<<16
@@ -110,21 +113,12 @@ func (m *Model) RegionScores(dst []float32, b *Buffers, c Chunk, lo, hi int) []f
 		return s
 	}
 	base0 := path(func(i int) int { return b.tags[i] })
-	per := m.Scheme.Per
 	for k := range m.Labels {
-		base := 1 + per*k
 		dst = append(dst, (path(func(i int) int {
-			switch {
-			case i < c.Start || i >= c.End:
+			if i < c.Start || i >= c.End {
 				return 0
-			case per == 4 && c.End-c.Start == 1:
-				return base + posU
-			case i == c.Start:
-				return base + posB
-			case per == 4 && i == c.End-1:
-				return base + posL
 			}
-			return base + posI
+			return m.Scheme.spanTag(c, k, i)
 		})-base0)*m.qscale)
 	}
 	return append(dst, (path(func(int) int { return 0 })-base0)*m.qscale)
