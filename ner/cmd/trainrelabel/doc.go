@@ -61,7 +61,7 @@
 // are chosen by cross-validation over the folds. Measured with
 //
 //	go run ./ner/cmd/trainrelabel -oof ${TMPDIR:-/tmp}/oof.gob.gz -epochs 2 -prune 0.1 \
-//	    -ext-gaz ner/data/external-gazetteer.tsv.gz -bound -stack -out /tmp/bound.bin
+//	    -ext-gaz ner/data/external-gazetteer.tsv.gz -bound -stack -out ${TMPDIR:-/tmp}/bound.bin
 //
 // Training folds (data order 1): relabeler alone 84.86 (-epochs 2,3; 84.85
 // with 2); with -bound, the entities' share trained together with the
