@@ -6,35 +6,33 @@ package tagger
 // the rest of the tagging kept: emissions and transitions, in the units of
 // the trained weights. The label Tag chose scores highest.
 func (m *Model) SpanScores(dst []float32, b *Buffers, c Chunk) []float32 {
-	T := m.T
-	n := len(b.tags)
-	sc := b.scores
-	tr := func(p, t int) float32 { return m.qtrans[t*(T+1)+p] }
-	prev := T
-	if c.Start > 0 {
-		prev = b.tags[c.Start-1]
-	}
-	next := -1
-	if c.End < n {
-		next = b.tags[c.End]
-	}
-	path := func(tagAt func(i int) int) float32 {
-		var s float32
-		p := prev
-		for i := c.Start; i < c.End; i++ {
-			t := tagAt(i)
-			s += sc[i*T+t] + tr(p, t)
-			p = t
-		}
-		if next >= 0 {
-			s += tr(p, next)
-		}
-		return s * m.qscale
-	}
 	for k := range m.Labels {
-		dst = append(dst, path(func(i int) int { return m.Scheme.spanTag(c, k, i) }))
+		dst = append(dst, m.pathScore(b, c.Start, c.End, func(i int) int { return m.Scheme.spanTag(c, k, i) })*m.qscale)
 	}
-	return append(dst, path(func(int) int { return 0 }))
+	return append(dst, m.pathScore(b, c.Start, c.End, func(int) int { return 0 })*m.qscale)
+}
+
+// pathScore is the score, in quantised units, of the tokens [lo, hi) of
+// the last Tag call with b tagged by tagAt: their emissions, the
+// transitions between them, and those from the tag before lo and into the
+// tag at hi, which stay as Tag chose them.
+func (m *Model) pathScore(b *Buffers, lo, hi int, tagAt func(i int) int) float32 {
+	T := m.T
+	tr := func(p, t int) float32 { return m.qtrans[t*(T+1)+p] }
+	p := T
+	if lo > 0 {
+		p = b.tags[lo-1]
+	}
+	var s float32
+	for i := lo; i < hi; i++ {
+		t := tagAt(i)
+		s += b.scores[i*T+t] + tr(p, t)
+		p = t
+	}
+	if hi < len(b.tags) {
+		s += tr(p, b.tags[hi])
+	}
+	return s
 }
 
 // spanTag is the tag of token i, inside c, when c is an entity of label k:
@@ -87,39 +85,14 @@ func (g *Gazetteer) Lookup(text string, toks []Span) (cased, lower uint32) {
 // tagging kept. For c one of Tag's entities and the region c itself, the
 // label Tag chose gives 0 and the others less.
 func (m *Model) RegionScores(dst []float32, b *Buffers, c Chunk, lo, hi int) []float32 {
-	T := m.T
-	n := len(b.tags)
-	sc := b.scores
-	tr := func(p, t int) float32 { return m.qtrans[t*(T+1)+p] }
-	prev := T
-	if lo > 0 {
-		prev = b.tags[lo-1]
-	}
-	next := -1
-	if hi < n {
-		next = b.tags[hi]
-	}
-	path := func(tagAt func(i int) int) float32 {
-		var s float32
-		p := prev
-		for i := lo; i < hi; i++ {
-			t := tagAt(i)
-			s += sc[i*T+t] + tr(p, t)
-			p = t
-		}
-		if next >= 0 {
-			s += tr(p, next)
-		}
-		return s
-	}
-	base0 := path(func(i int) int { return b.tags[i] })
+	base0 := m.pathScore(b, lo, hi, func(i int) int { return b.tags[i] })
 	for k := range m.Labels {
-		dst = append(dst, (path(func(i int) int {
+		dst = append(dst, (m.pathScore(b, lo, hi, func(i int) int {
 			if i < c.Start || i >= c.End {
 				return 0
 			}
 			return m.Scheme.spanTag(c, k, i)
 		})-base0)*m.qscale)
 	}
-	return append(dst, (path(func(int) int { return 0 })-base0)*m.qscale)
+	return append(dst, (m.pathScore(b, lo, hi, func(int) int { return 0 })-base0)*m.qscale)
 }
