@@ -185,17 +185,7 @@ func main() {
 		log.Fatal("trainqa: -train is required")
 	}
 	m := core.NewModel()
-	var trainSets []*squad
-	for _, p := range strings.Split(*trainPath, ",") {
-		if p == "" {
-			continue
-		}
-		s, err := load(p)
-		if err != nil {
-			log.Fatalf("trainqa: %v", err)
-		}
-		trainSets = append(trainSets, s)
-	}
+	trainSets := loadList(*trainPath)
 	var held *squad
 	if *holdout > 0 && len(trainSets) > 0 {
 		held = &squad{}
@@ -824,4 +814,21 @@ func scoreAnswer(pred string, gold []string) (em, f1 float64) {
 		f1 = math.Max(f1, tokenF1(pred, g))
 	}
 	return em, f1
+}
+
+// loadList loads each file of a comma-separated list; the program ends on
+// the first that cannot be read.
+func loadList(list string) []*squad {
+	var sets []*squad
+	for _, p := range strings.Split(list, ",") {
+		if p == "" {
+			continue
+		}
+		s, err := load(p)
+		if err != nil {
+			log.Fatalf("trainqa: %v", err)
+		}
+		sets = append(sets, s)
+	}
+	return sets
 }

@@ -98,14 +98,7 @@ func pruneWeights(m *core.Model, prune string) {
 func crossFit(m *core.Model, train []*example) []rquestion {
 	out := make([]rquestion, len(train))
 	var extra []*example
-	for _, p := range strings.Split(rr.extra, ",") {
-		if p == "" {
-			continue
-		}
-		s, err := load(p)
-		if err != nil {
-			log.Fatalf("trainqa: %v", err)
-		}
+	for _, s := range loadList(rr.extra) {
 		extra = append(extra, prepare(s, m)...)
 	}
 	if len(extra) > 0 {
