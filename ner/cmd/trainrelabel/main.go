@@ -91,6 +91,22 @@ func main() {
 	log.Printf("%d candidates, %d gold entities, %d folds", len(exs), gold, folds)
 	base := evalF1(d, exs, nil, nil, gold)
 	log.Printf("tagger alone: %s", base)
+	// trainOutside trains a relabeler for E epochs on the entities outside
+	// fold k, and their alternatives with alts, pruned as the model to ship.
+	trainOutside := func(k, E int, alts bool) *relabel.Model {
+		var tr []relabel.Example
+		for i := range exs {
+			if d.Recs[i].Fold != k {
+				tr = append(tr, exs[i])
+				if alts {
+					tr = append(tr, altExs[altAt[i]:altAt[i+1]]...)
+				}
+			}
+		}
+		m := train(d.Labels, tr, E, *seed, *loss, float32(*lr), float32(*l2))
+		m.Prune(float32(*prune))
+		return m
+	}
 	if *bound && *stack {
 		E, err := strconv.Atoi(strings.Split(*epochsList, ",")[0])
 		if err != nil {
@@ -98,14 +114,7 @@ func main() {
 		}
 		scores := make([][]float32, len(exs))
 		for k := 0; k < folds; k++ {
-			var tr []relabel.Example
-			for i := range exs {
-				if d.Recs[i].Fold != k {
-					tr = append(tr, exs[i])
-				}
-			}
-			m := train(d.Labels, tr, E, *seed, *loss, float32(*lr), float32(*l2))
-			m.Prune(float32(*prune))
+			m := trainOutside(k, E, false)
 			for i := range exs {
 				if d.Recs[i].Fold == k {
 					scores[i] = m.ScoresOf(&exs[i].F)
@@ -133,15 +142,7 @@ func main() {
 		scores := make([][]float32, len(exs))
 		altScores := make([][][]float32, len(exs))
 		for k := 0; k < folds; k++ {
-			var tr []relabel.Example
-			for i := range exs {
-				if d.Recs[i].Fold != k {
-					tr = append(tr, exs[i])
-					tr = append(tr, altExs[altAt[i]:altAt[i+1]]...)
-				}
-			}
-			m := train(d.Labels, tr, E, *seed, *loss, float32(*lr), float32(*l2))
-			m.Prune(float32(*prune))
+			m := trainOutside(k, E, true)
 			for i := range exs {
 				if d.Recs[i].Fold == k {
 					scores[i] = m.ScoresOf(&exs[i].F)
