@@ -65,8 +65,9 @@ type Options struct {
 	MaxRunes int
 	// SkipSecondStage returns every entity the tagger finds, with the
 	// tagger's label, without the second stage that relabels or drops
-	// them (each model has one): more recall, less precision. Package qa reads entities this way, since its
-	// models learned from the tagger's entities.
+	// them (each model has one): more recall, less precision. Package qa
+	// reads entities this way, since its models learned from the tagger's
+	// entities.
 	SkipSecondStage bool
 }
 
