@@ -183,6 +183,23 @@ func (r *Reader) End() error {
 	return r.err
 }
 
+// More reports whether the stream has data left, for a format whose
+// last fields are optional (a file without them ends before them). At
+// the end of the stream gzip has checked its trailer: a bad one, like
+// any other error, is recorded and gives false.
+func (r *Reader) More() bool {
+	if r.err != nil {
+		return false
+	}
+	if _, err := r.br.Peek(1); err != nil {
+		if err != io.EOF {
+			r.fail(err)
+		}
+		return false
+	}
+	return true
+}
+
 // Fail records err (when no error came before) for a value the caller
 // found out of bounds, so that it ends the reading like a read error.
 func (r *Reader) Fail(format string, args ...any) {
@@ -223,7 +240,7 @@ func (r *Reader) Byte() byte {
 }
 
 // Int16 reads a little-endian int16 (without [Reader.LE]'s allocation:
-// a tagger reads millions of them at every start).
+// a tagger or relabeler reads millions of them at every start).
 func (r *Reader) Int16() int16 {
 	lo, hi := r.Byte(), r.Byte()
 	return int16(uint16(lo) | uint16(hi)<<8)
@@ -302,8 +319,7 @@ func (r *Reader) Sparse16(dst []float32, scale float32) {
 			return
 		}
 		pos += d
-		var q int16
-		r.LE(&q)
+		q := r.Int16()
 		if r.err != nil {
 			return
 		}

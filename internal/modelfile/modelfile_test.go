@@ -268,3 +268,37 @@ func TestInt16(t *testing.T) {
 	assert.Zero(t, r.Int16(), "past the end")
 	assert.ErrorIs(t, r.Err(), io.ErrUnexpectedEOF)
 }
+
+// TestMore checks that More finds an optional field, or the end of the
+// stream with its gzip trailer checked.
+func TestMore(t *testing.T) {
+	write := func(raw string) []byte {
+		var buf bytes.Buffer
+		w := NewWriter(&buf)
+		w.Raw("M\n" + raw)
+		require.NoError(t, w.Close())
+		return buf.Bytes()
+	}
+	tests := []struct {
+		name    string
+		data    []byte
+		more    bool
+		wantErr bool
+	}{
+		{"an optional field", write("x"), true, false},
+		{"none", write(""), false, false},
+		{"gzip trailer cut", write("")[:len(write(""))-2], false, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r, err := NewReader(bytes.NewReader(tt.data), "M\n")
+			require.NoError(t, err)
+			assert.Equal(t, tt.more, r.More())
+			if tt.wantErr {
+				assert.Error(t, r.Err())
+			} else {
+				assert.NoError(t, r.Err())
+			}
+		})
+	}
+}

@@ -1,17 +1,14 @@
 package relabel
 
 import (
-	"bufio"
 	"bytes"
-	"compress/gzip"
-	"encoding/binary"
-	"errors"
 	"fmt"
 	"io"
 	"math"
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/textanalysis/go-textanalysis/internal/modelfile"
 	"github.com/textanalysis/go-textanalysis/ner/internal/tagger"
 )
 
@@ -385,150 +382,82 @@ func (m *Model) decide(s []float32, pred int) int {
 
 const magic = "NERRELABEL1\n"
 
+// Bounds on what Read takes from a file, far above the shipped models
+// (at most 18 labels, an external gazetteer of 330 KB): a corrupt file
+// gets an error, not a huge allocation. The weights are bounded by the
+// table's size, 1<<bits.
+const (
+	maxLabels   = 64
+	maxLabelLen = 64
+	maxExt      = 1 << 28
+)
+
 // Write writes the model (non-zero weights, int16-quantized, gzip).
 func (m *Model) Write(w io.Writer) error {
-	zw, err := gzip.NewWriterLevel(w, gzip.BestCompression)
-	if err != nil {
-		return err
-	}
-	bw := bufio.NewWriter(zw)
-	var scratch [binary.MaxVarintLen64]byte
-	uv := func(x uint64) { bw.Write(scratch[:binary.PutUvarint(scratch[:], x)]) }
-	bw.WriteString(magic)
-	uv(uint64(len(m.Labels)))
+	mw := modelfile.NewWriter(w)
+	mw.Raw(magic)
+	mw.Uvarint(uint64(len(m.Labels)))
 	for _, l := range m.Labels {
-		uv(uint64(len(l)))
-		bw.WriteString(l)
+		mw.String(l)
 	}
-	var maxAbs float32
-	nz := 0
-	for _, v := range m.w {
-		maxAbs = max(maxAbs, float32(math.Abs(float64(v))))
-	}
-	scale := maxAbs / 32767
-	if scale == 0 {
-		scale = 1
-	}
-	for _, v := range m.w {
-		if quant(v, scale) != 0 {
-			nz++
-		}
-	}
-	binary.Write(bw, binary.LittleEndian, [3]float32{m.Margin, m.MarginNone, scale})
-	uv(uint64(nz))
-	last := 0
-	for i, v := range m.w {
-		if q := quant(v, scale); q != 0 {
-			uv(uint64(i - last))
-			last = i
-			binary.Write(bw, binary.LittleEndian, q)
-		}
-	}
+	scale := modelfile.Scale16(m.w)
+	mw.LE([3]float32{m.Margin, m.MarginNone, scale})
+	mw.Sparse16(m.w, scale)
+	// Optional sections follow the weights, each written when it or a
+	// later one is there, so that a file without them ends after the
+	// weights (as files from before them do); an empty external
+	// gazetteer is none.
 	if m.Ext != nil || m.Bound != nil {
-		// After the weights, so that older readers stop before it; an
-		// empty list is none.
 		var raw []byte
 		if m.Ext != nil {
 			raw = m.Ext.raw
 		}
-		uv(uint64(len(raw)))
-		bw.Write(raw)
+		mw.Uvarint(uint64(len(raw)))
+		mw.Bytes(raw)
 	}
 	if m.Bound != nil {
-		uv(uint64(m.Bound.Allow))
-		binary.Write(bw, binary.LittleEndian, [3]float32{m.Bound.Cost, m.Bound.Margin, m.Bound.Reach})
-		uv(uint64(b2i(m.Bound.Stack)))
+		mw.Uvarint(uint64(m.Bound.Allow))
+		mw.LE([3]float32{m.Bound.Cost, m.Bound.Margin, m.Bound.Reach})
+		mw.Uvarint(uint64(b2i(m.Bound.Stack)))
 	}
-	if err := bw.Flush(); err != nil {
-		return err
-	}
-	return zw.Close()
+	return mw.Close()
 }
 
-func quant(v, scale float32) int16 {
-	return int16(max(-32767, min(32767, math.Round(float64(v/scale)))))
-}
-
-var errFormat = errors.New("bad relabeler data")
-
-// Read reads a model written by Write.
+// Read reads a model written by Write, which must end after its last
+// section. Its errors wrap [modelfile.ErrFormat] for data that is not a
+// relabeler's model.
 func Read(data []byte) (*Model, error) {
-	zr, err := gzip.NewReader(bytes.NewReader(data))
+	r, err := modelfile.NewReader(bytes.NewReader(data), magic)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("relabel: %w", err)
 	}
-	r := bufio.NewReader(zr)
-	head := make([]byte, len(magic))
-	if _, err := io.ReadFull(r, head); err != nil || string(head) != magic {
-		return nil, errFormat
-	}
-	nl, err := binary.ReadUvarint(r)
-	if err != nil || nl > 64 {
-		return nil, errFormat
-	}
-	m := &Model{w: make([]float32, 1<<bits)}
-	for range nl {
-		n, err := binary.ReadUvarint(r)
-		if err != nil || n > 64 {
-			return nil, errFormat
-		}
-		b := make([]byte, n)
-		if _, err := io.ReadFull(r, b); err != nil {
-			return nil, errFormat
-		}
-		m.Labels = append(m.Labels, string(b))
+	m := &Model{Labels: make([]string, r.Count("labels", maxLabels)), w: make([]float32, 1<<bits)}
+	for i := range m.Labels {
+		m.Labels[i] = r.String(maxLabelLen)
 	}
 	var hd [3]float32
-	if err := binary.Read(r, binary.LittleEndian, &hd); err != nil {
-		return nil, errFormat
-	}
+	r.LE(&hd)
 	m.Margin, m.MarginNone = hd[0], hd[1]
-	nz, err := binary.ReadUvarint(r)
-	if err != nil || nz > 1<<bits {
-		return nil, errFormat
-	}
-	i := uint64(0)
-	var q [2]byte
-	for range nz {
-		d, err := binary.ReadUvarint(r)
-		if err != nil {
-			return nil, errFormat
+	r.Sparse16(m.w, hd[2])
+	// An external gazetteer may follow, then the boundary step's settings
+	// (files before them end here).
+	if r.More() {
+		raw := make([]byte, r.Count("external gazetteer size", maxExt))
+		r.Full(raw)
+		if r.Err() == nil && len(raw) > 0 {
+			m.Ext = NewExt(raw, m.Labels)
 		}
-		i += d
-		if _, err := io.ReadFull(r, q[:]); err != nil || i >= 1<<bits {
-			return nil, fmt.Errorf("%w: weights", errFormat)
-		}
-		m.w[i] = float32(int16(binary.LittleEndian.Uint16(q[:]))) * hd[2]
 	}
-	// An external gazetteer may follow (files before it end here).
-	n, err := binary.ReadUvarint(r)
-	if err == io.EOF {
-		return m, nil
+	if r.More() {
+		allow := r.Count("boundary edits", 1<<NumEdits-1)
+		var bd [3]float32
+		r.LE(&bd)
+		stack := r.Count("boundary stack flag", 1)
+		m.Bound = &Bound{Allow: uint32(allow), Cost: bd[0], Margin: bd[1], Reach: bd[2], Stack: stack == 1}
 	}
-	if err != nil || n > 1<<28 {
-		return nil, fmt.Errorf("%w: external gazetteer", errFormat)
+	if err := r.End(); err != nil {
+		return nil, fmt.Errorf("relabel: %w", err)
 	}
-	raw := make([]byte, n)
-	if _, err := io.ReadFull(r, raw); err != nil {
-		return nil, fmt.Errorf("%w: external gazetteer", errFormat)
-	}
-	if n > 0 {
-		m.Ext = NewExt(raw, m.Labels)
-	}
-	// Then the boundary step's settings (files before it end here).
-	allow, err := binary.ReadUvarint(r)
-	if err == io.EOF {
-		return m, nil
-	}
-	var bd [3]float32
-	if err != nil || allow >= 1<<NumEdits || binary.Read(r, binary.LittleEndian, &bd) != nil {
-		return nil, fmt.Errorf("%w: boundary settings", errFormat)
-	}
-	stack, err := binary.ReadUvarint(r)
-	if err != nil || stack > 1 {
-		return nil, fmt.Errorf("%w: boundary settings", errFormat)
-	}
-	m.Bound = &Bound{Allow: uint32(allow), Cost: bd[0], Margin: bd[1], Reach: bd[2], Stack: stack == 1}
 	return m, nil
 }
 
