@@ -34,6 +34,7 @@ func main() {
 	extra2 := flag.Bool("extra2", false, "use the third feature set")
 	extra3 := flag.Bool("extra3", false, "use the fourth feature set (context shapes and title words, case of non-initial words, inner capitals)")
 	extra4 := flag.Bool("extra4", false, "use the fifth feature set (a capitalised run at the sentence start read from its second word, with the class of its first; capitals on words usually in lower case; best with -cluster-case)")
+	margin := flag.Float64("margin", 0, "cost-augmented training: add this to every wrong tag's score before decoding (0: the plain perceptron)")
 	bilou := flag.Bool("bilou", true, "BILOU tags (false: BIO)")
 	extra := flag.Bool("extra", true, "use the second feature set")
 	clusterData := flag.String("cluster-data", "", "cluster the words of these data files (comma-separated) for the cluster features")
@@ -46,6 +47,9 @@ func main() {
 	hyphenMisc = flag.Bool("hyphen-misc", false, "in -also data, widen a name joined by a hyphen to a lower-case part (Ohio-based) to the whole word, as MISC, as CoNLL-2003 marks it")
 	clusterEvidence = flag.Int("cluster-evidence", 0, "words seen fewer times in the -cluster-data text keep only a marked coarse cluster, no fine one (0: off)")
 	clusterCase = flag.Bool("cluster-case", false, "mark clustered words written mostly in lower case inside sentences (read by -extra4)")
+	clusterCoarse = flag.Int("cluster-coarse", 64, "coarse word clusters made from -cluster-data (at most 4095)")
+	clusterFine = flag.Int("cluster-fine", 512, "fine word clusters made from -cluster-data (at most 32766)")
+	clusterContext = flag.Int("cluster-context", 800, "the most frequent words that -cluster-data's clustering reads as context")
 	seeds := flag.Int("seeds", 1, "train over this many orders of the data and average the weights")
 	gazLower := flag.Bool("gaz-lower", false, "the gazetteer also matches phrases in lower case, in sentences all in capitals or all in lower case")
 	gazLowerAll := flag.Bool("gaz-lower-all", false, "the gazetteer also matches phrases in lower case, in every sentence")
@@ -58,6 +62,9 @@ func main() {
 	tokcheck := flag.Bool("tokcheck", false, "only report entities whose boundaries miss token boundaries")
 	flag.Parse()
 	log.SetFlags(log.Ltime)
+	if *clusterCoarse < 1 || *clusterCoarse > tagger.ClusterCoarse || *clusterFine < 1 || *clusterFine >= tagger.ClusterNoFine || *clusterContext < 1 {
+		log.Fatalf("-cluster-coarse must be 1 to %d, -cluster-fine 1 to %d, -cluster-context at least 1", tagger.ClusterCoarse, tagger.ClusterNoFine-1)
+	}
 	ls, ok := labelSets[*labels]
 	if !ok {
 		ls = strings.Split(*labels, ",")
@@ -189,7 +196,7 @@ func main() {
 	}
 	topt := tagger.TrainOptions{
 		Labels: ls, Epochs: *epochs, MinCount: *minCount, Prune: float32(*prune),
-		Folds: *folds, Clusters: clus, Extra: *extra, Extra2: *extra2, Extra3: *extra3, Extra4: *extra4, BILOU: *bilou, GazLower: *gazLower, GazLowerAll: *gazLowerAll, Ext: ext, Seeds: *seeds, Logf: log.Printf,
+		Folds: *folds, Clusters: clus, Extra: *extra, Extra2: *extra2, Extra3: *extra3, Extra4: *extra4, Margin: float32(*margin), BILOU: *bilou, GazLower: *gazLower, GazLowerAll: *gazLowerAll, Ext: ext, Seeds: *seeds, Logf: log.Printf,
 		OnEpoch: onEpoch,
 	}
 	if *oofOut != "" {
@@ -238,7 +245,7 @@ func main() {
 
 var ppmi, hyphenMisc, stripEdges, clusterCase *bool
 
-var clusterEvidence *int
+var clusterEvidence, clusterCoarse, clusterFine, clusterContext *int
 
 // readExtGaz reads an external gazetteer list (LABEL TAB phrase TAB
 // common-flag lines, gzip-compressed) for the labels ls; with conll, the
@@ -320,7 +327,7 @@ func makeClusters(paths string) (map[string]int32, error) {
 		}
 		texts = append(texts, more...)
 	}
-	return tagger.Cluster(texts, tagger.ClusterOptions{MinCount: 3, Context: 800, Coarse: 64, Fine: 512, Iters: 12, PPMI: *ppmi, Evidence: *clusterEvidence, Case: *clusterCase}), nil
+	return tagger.Cluster(texts, tagger.ClusterOptions{MinCount: 3, Context: *clusterContext, Coarse: *clusterCoarse, Fine: *clusterFine, Iters: 12, PPMI: *ppmi, Evidence: *clusterEvidence, Case: *clusterCase}), nil
 }
 
 // readTexts reads the texts of a data file: the sentences of a JSON-lines

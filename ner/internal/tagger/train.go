@@ -24,6 +24,11 @@ type TrainOptions struct {
 	Extra4      bool // the fifth feature set
 	GazLower    bool // the gazetteer also matches phrases in lower case in sentences all in capitals or all in lower case
 	GazLowerAll bool // ... and in every sentence
+	// Margin is added during training to the score of every wrong tag of
+	// a token before decoding (cost-augmented decoding: an update comes
+	// whenever the gold tagging does not win by at least the margin per
+	// token). 0: the plain perceptron.
+	Margin float32
 	// Ext, when set, is an external gazetteer (phrases from outside the
 	// training data, not jackknifed), kept in the model.
 	Ext *Gazetteer
@@ -253,6 +258,16 @@ func Train(train []Sentence, opt TrainOptions) (*Model, []uint64, error) {
 						ws := w[int(f)*T : int(f)*T+T]
 						for t := range row {
 							row[t] += ws[t]
+						}
+					}
+				}
+				if opt.Margin > 0 {
+					for i := 0; i < n; i++ {
+						row := sc[i*T : (i+1)*T]
+						for t := range row {
+							if t != ex.gold[i] {
+								row[t] += opt.Margin
+							}
 						}
 					}
 				}
