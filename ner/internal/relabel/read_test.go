@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/textanalysis/go-textanalysis/internal/modelfile"
+	"github.com/textanalysis/go-textanalysis/internal/modelfile/modelfiletest"
 )
 
 // shipped are the second-stage models ner embeds.
@@ -66,19 +67,10 @@ func TestReadTruncated(t *testing.T) {
 			m.Ext, m.Bound = tt.ext, tt.bound
 			var buf bytes.Buffer
 			require.NoError(t, m.Write(&buf))
-			data := buf.Bytes()
-			_, err := Read(data)
-			require.NoError(t, err)
-			// Every cut of the last bytes (the trailer and the optional
-			// sections' compressed end), a hundred others before them.
-			for n := 0; n < len(data); n += max(1, min(len(data)/100, len(data)-n-32)) {
-				_, err := Read(data[:n])
-				assert.Error(t, err, "the first %d of %d bytes", n, len(data))
-			}
-			bad := bytes.Clone(data)
-			bad[len(bad)-5] ^= 0xff // the gzip trailer's checksum
-			_, err = Read(bad)
-			assert.Error(t, err)
+			modelfiletest.DamagedFails(t, buf.Bytes(), func(data []byte) error {
+				_, err := Read(data)
+				return err
+			})
 		})
 	}
 }

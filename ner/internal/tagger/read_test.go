@@ -5,8 +5,9 @@ import (
 	"os"
 	"testing"
 
-	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/textanalysis/go-textanalysis/internal/modelfile/modelfiletest"
 )
 
 // BenchmarkRead measures the decoding of the shipped ontonotes tagger,
@@ -32,15 +33,8 @@ func TestReadTruncated(t *testing.T) {
 	m.Gaz.Phrases[42] = 1
 	var buf bytes.Buffer
 	require.NoError(t, m.Write(&buf, hashes))
-	data := buf.Bytes()
-	_, err = Read(data)
-	require.NoError(t, err)
-	for n := 0; n < len(data); n += max(1, len(data)/97) {
-		_, err := Read(data[:n])
-		assert.Error(t, err, "the first %d of %d bytes", n, len(data))
-	}
-	bad := bytes.Clone(data)
-	bad[len(bad)-5] ^= 0xff // the gzip trailer's checksum
-	_, err = Read(bad)
-	assert.Error(t, err)
+	modelfiletest.DamagedFails(t, buf.Bytes(), func(data []byte) error {
+		_, err := Read(data)
+		return err
+	})
 }
