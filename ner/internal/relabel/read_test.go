@@ -87,6 +87,15 @@ func TestReadBadData(t *testing.T) {
 		w.Uvarint(5)
 		w.LE(int16(3))
 	}
+	// bound writes the weights, no external gazetteer, and boundary
+	// settings with these edits and stack flag.
+	bound := func(w *modelfile.Writer, edits, stack uint64) {
+		weights(w)
+		w.Uvarint(0)
+		w.Uvarint(edits)
+		w.LE([3]float32{})
+		w.Uvarint(stack)
+	}
 	tests := []struct {
 		name  string
 		write func(w *modelfile.Writer)
@@ -103,28 +112,9 @@ func TestReadBadData(t *testing.T) {
 			w.LE(int16(3))
 		}},
 		{"external gazetteer too large", func(w *modelfile.Writer) { weights(w); w.Uvarint(maxExt + 1) }},
-		{"unknown edit", func(w *modelfile.Writer) {
-			weights(w)
-			w.Uvarint(0)
-			w.Uvarint(1 << NumEdits)
-			w.LE([3]float32{})
-			w.Uvarint(0)
-		}},
-		{"stack flag not 0 or 1", func(w *modelfile.Writer) {
-			weights(w)
-			w.Uvarint(0)
-			w.Uvarint(1)
-			w.LE([3]float32{})
-			w.Uvarint(2)
-		}},
-		{"data after the end", func(w *modelfile.Writer) {
-			weights(w)
-			w.Uvarint(0)
-			w.Uvarint(1)
-			w.LE([3]float32{})
-			w.Uvarint(0)
-			w.Byte(0)
-		}},
+		{"unknown edit", func(w *modelfile.Writer) { bound(w, 1<<NumEdits, 0) }},
+		{"stack flag not 0 or 1", func(w *modelfile.Writer) { bound(w, 1, 2) }},
+		{"data after the end", func(w *modelfile.Writer) { bound(w, 1, 0); w.Byte(0) }},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
