@@ -536,6 +536,35 @@ func FuzzCanonicalEmail(f *testing.F) {
 	})
 }
 
+// Revoking frees a place among the live keys, but making and revoking in
+// a loop must not make keys (rows, and a notice mail each) without end:
+// at most NewKeysPerDay a UTC day per account.
+func TestNewAccountKeysPerDay(t *testing.T) {
+	g, clk := newGate(t, Config{MaxLiveKeys: 2})
+	ctx := context.Background()
+	ada := account(t, g, store.Account{Plan: store.PlanFree, Email: "ada@example.com"})
+	bob := account(t, g, store.Account{Plan: store.PlanFree, Email: "bob@example.com"})
+	for i := range NewKeysPerDay {
+		iss, err := g.NewAccountKey(ctx, ada.Account, "loop")
+		require.NoError(t, err, "key %d", i+1)
+		require.NoError(t, g.RevokeAccountKey(ctx, ada.Account, iss.Key.ID))
+	}
+	_, err := g.NewAccountKey(ctx, ada.Account, "one more")
+	require.ErrorIs(t, err, ErrMailLimit)
+	var lim *MailLimitError
+	require.ErrorAs(t, err, &lim)
+	assert.Equal(t, time.Date(2026, 3, 31, 0, 0, 0, 0, time.UTC), lim.Reset)
+	keys, err := g.AccountKeys(ctx, ada.Account)
+	require.NoError(t, err)
+	assert.Len(t, keys, NewKeysPerDay+1, "the sign-up's key and the day's")
+
+	_, err = g.NewAccountKey(ctx, bob.Account, "other account")
+	assert.NoError(t, err, "the cap is per account")
+	clk.add(12 * time.Hour)
+	_, err = g.NewAccountKey(ctx, ada.Account, "next day")
+	assert.NoError(t, err)
+}
+
 func TestAccountKeys(t *testing.T) {
 	g, clk := newGate(t, Config{MaxLiveKeys: 2})
 	ctx := context.Background()
