@@ -215,6 +215,28 @@ func TestRedactingHandler(t *testing.T) {
 	assert.Contains(t, out, "https://[redacted]@h.example/p?[redacted]")
 }
 
+// The handler redacts every address the developer site accepts
+// (access.NormalizeEmail takes letters of any script, as net/mail does),
+// not only ASCII ones.
+func TestRedactingHandlerAddresses(t *testing.T) {
+	tests := []struct{ addr, local, domain string }{
+		{"ada@example.org", "ada", "@example.org"},
+		{"jörg.müller@example.de", "jörg", "@example.de"},
+		{"ö@example.de", "ö@", "@example.de"},
+		{"bob@bücher.example", "bob", "@bücher.example"},
+		{"用户@例子.广告", "用户", "@例子.广告"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.addr, func(t *testing.T) {
+			var buf strings.Builder
+			slogJSON(&buf).Error("claim for "+tt.addr+" failed", "err", fmt.Errorf("store: %s: busy", tt.addr), "who", tt.addr)
+			out := buf.String()
+			assert.NotContains(t, out, tt.local)
+			assert.Equal(t, 3, strings.Count(out, "[redacted]"+tt.domain), out)
+		})
+	}
+}
+
 func slogJSON(w io.Writer) *slog.Logger {
 	return slog.New(redactLogs(slog.NewJSONHandler(w, nil)))
 }

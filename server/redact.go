@@ -79,8 +79,6 @@ var (
 	// urlPattern finds absolute URLs in free text; they end at white
 	// space or a quote.
 	urlPattern = regexp.MustCompile(`[A-Za-z][A-Za-z0-9+.-]*://[^\s"'<>` + "`" + `]+`)
-	// emailPattern finds e-mail addresses; the local part is replaced.
-	emailPattern = regexp.MustCompile(`[A-Za-z0-9.!#$%&'*+/=?^_{|}~-]+@([A-Za-z0-9-]+\.)+[A-Za-z]{2,}`)
 	// addrPattern finds IPv4 and bracketed IPv6 addresses with a port.
 	addrPattern = regexp.MustCompile(`\b\d{1,3}(\.\d{1,3}){3}(:\d+)?\b|\[[0-9A-Fa-f]*:[0-9A-Fa-f:.]*(%[0-9A-Za-z]+)?\](:\d+)?`)
 )
@@ -100,12 +98,9 @@ func redactText(s string, urls bool) string {
 	if strings.Contains(s, "ta_") {
 		s = mail.Redact(s)
 	}
-	if strings.Contains(s, "@") {
-		s = emailPattern.ReplaceAllStringFunc(s, func(addr string) string {
-			return "[redacted]" + addr[strings.LastIndexByte(addr, '@'):]
-		})
-	}
-	return s
+	// E-mail addresses in any script, as the developer site accepts them:
+	// one pattern with the mail log's.
+	return mail.RedactEmails(s)
 }
 
 func redactAddrs(s string) string {

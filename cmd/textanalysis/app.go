@@ -225,7 +225,7 @@ in the working directory unless TEXTANALYSIS_DATABASE_URL names another SQLite f
 or a PostgreSQL database (postgres://...), which many server processes can share.
 E-mail goes over SMTP when TEXTANALYSIS_SMTP_URL is set
 (smtp://user:pass@host:587?from=address), to files with --mail-dir (development),
-else to the log with keys and link tokens redacted. Requests put their mails in
+else to the log with keys, link tokens and addresses redacted. Requests put their mails in
 the store's outbox; a worker in each server process sends them, retries failures
 with a backoff (8 attempts over about 20 minutes) and logs those it gives up.
 Operator endpoints (/metrics, /healthz, /readyz) are served on --admin-addr,

@@ -467,6 +467,40 @@ func TestCanonicalEmail(t *testing.T) {
 	}
 }
 
+// NormalizeEmail takes the addresses people have and refuses those
+// whose domain is an IP address: a mail to user@[10.0.0.5] or
+// user@127.0.0.1 would have the operator's mail server deliver to an
+// address of its own network, not to a mailbox found through DNS.
+func TestNormalizeEmail(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"Ada@Example.COM", "ada@example.com"},
+		{"  ada+news@example.com ", "ada+news@example.com"},
+		{"jörg@bücher.example", "jörg@bücher.example"},
+		{"ada@mail.example.co.uk", "ada@mail.example.co.uk"},
+		{"ada@xn--bcher-kva.example", "ada@xn--bcher-kva.example"},
+		{"x@[127.0.0.1]", ""},
+		{"x@[10.0.0.5]", ""},
+		{"x@127.0.0.1", ""},
+		{"x@0x7f.1", ""},
+		{"x@169.254.169.254", ""},
+		{"x@example.123", ""},
+		{"Ada <ada@example.com>", ""},
+		{"ada@localhost", ""},
+		{"", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.in, func(t *testing.T) {
+			got, err := NormalizeEmail(tt.in)
+			if tt.want == "" {
+				assert.ErrorIs(t, err, ErrBadEmail, "got %q", got)
+				return
+			}
+			require.NoError(t, err)
+			assert.Equal(t, tt.want, got)
+		})
+	}
+}
+
 func FuzzClientKey(f *testing.F) {
 	for _, s := range []string{"198.51.100.7", "2001:db8::1", "::ffff:1.2.3.4", "fe80::1%eth0", "2001:db8::/48", "x"} {
 		f.Add(s)
@@ -500,6 +534,35 @@ func FuzzCanonicalEmail(f *testing.F) {
 			t.Fatalf("CanonicalEmail(%q) = %q is not lower-case", email, c)
 		}
 	})
+}
+
+// Revoking frees a place among the live keys, but making and revoking in
+// a loop must not make keys (rows, and a notice mail each) without end:
+// at most NewKeysPerDay a UTC day per account.
+func TestNewAccountKeysPerDay(t *testing.T) {
+	g, clk := newGate(t, Config{MaxLiveKeys: 2})
+	ctx := context.Background()
+	ada := account(t, g, store.Account{Plan: store.PlanFree, Email: "ada@example.com"})
+	bob := account(t, g, store.Account{Plan: store.PlanFree, Email: "bob@example.com"})
+	for i := range NewKeysPerDay {
+		iss, err := g.NewAccountKey(ctx, ada.Account, "loop")
+		require.NoError(t, err, "key %d", i+1)
+		require.NoError(t, g.RevokeAccountKey(ctx, ada.Account, iss.Key.ID))
+	}
+	_, err := g.NewAccountKey(ctx, ada.Account, "one more")
+	require.ErrorIs(t, err, ErrMailLimit)
+	var lim *MailLimitError
+	require.ErrorAs(t, err, &lim)
+	assert.Equal(t, time.Date(2026, 3, 31, 0, 0, 0, 0, time.UTC), lim.Reset)
+	keys, err := g.AccountKeys(ctx, ada.Account)
+	require.NoError(t, err)
+	assert.Len(t, keys, NewKeysPerDay+1, "the sign-up's key and the day's")
+
+	_, err = g.NewAccountKey(ctx, bob.Account, "other account")
+	assert.NoError(t, err, "the cap is per account")
+	clk.add(12 * time.Hour)
+	_, err = g.NewAccountKey(ctx, ada.Account, "next day")
+	assert.NoError(t, err)
 }
 
 func TestAccountKeys(t *testing.T) {

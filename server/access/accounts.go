@@ -60,14 +60,22 @@ type Issued struct {
 }
 
 // NormalizeEmail checks an address and returns it lower-cased, without a
-// display name.
+// display name. The domain must be a name with a dot whose last label is
+// not a number: net/mail also takes IP addresses (user@[10.0.0.5],
+// user@127.0.0.1), and a mail there would have the operator's mail server
+// connect to whatever address a stranger named, its own network included.
 func NormalizeEmail(s string) (string, error) {
 	s = strings.TrimSpace(s)
 	if s == "" || len(s) > 254 {
 		return "", ErrBadEmail
 	}
 	addr, err := mail.ParseAddress(s)
-	if err != nil || addr.Address != s || !strings.Contains(addr.Address[strings.LastIndexByte(addr.Address, '@'):], ".") {
+	if err != nil || addr.Address != s {
+		return "", ErrBadEmail
+	}
+	domain := addr.Address[strings.LastIndexByte(addr.Address, '@')+1:]
+	dot := strings.LastIndexByte(domain, '.')
+	if dot < 0 || strings.HasPrefix(domain, "[") || strings.Trim(domain[dot+1:], "0123456789") == "" {
 		return "", ErrBadEmail
 	}
 	return strings.ToLower(addr.Address), nil

@@ -220,8 +220,18 @@ func (g *Gate) AccountKeys(ctx context.Context, a store.Account) ([]store.Key, e
 }
 
 // NewAccountKey issues a live key in an account, up to Config.MaxLiveKeys
-// (ErrKeyLimit past it).
+// (ErrKeyLimit past it) and NewKeysPerDay a UTC day (a *MailLimitError
+// past it: each key is announced by mail).
 func (g *Gate) NewAccountKey(ctx context.Context, a store.Account, name string) (Issued, error) {
+	now := g.now().UTC()
+	day := time.Date(now.Year(), now.Month(), now.Day(), 0, 0, 0, 0, time.UTC)
+	ok, err := g.st.TakeSlot(ctx, store.Counter{Purpose: "new-key", Subject: g.hmacOf(fmt.Sprintf("account:%d", a.ID)), Window: day, Expires: day.AddDate(0, 0, 1)}, NewKeysPerDay)
+	if err != nil {
+		return Issued{}, fmt.Errorf("access: new key: %w", err)
+	}
+	if !ok {
+		return Issued{}, &MailLimitError{PerEmail: true, Reset: day.AddDate(0, 0, 1)}
+	}
 	secret, prefix, hash, err := NewKey(KindLive)
 	if err != nil {
 		return Issued{}, fmt.Errorf("access: new key: %w", err)
@@ -274,6 +284,12 @@ func (g *Gate) Usage(ctx context.Context, a store.Account) (AccountUsage, error)
 // PlanRequestsPerDay caps an account's requests for a plan per UTC day;
 // each one mails the operator.
 const PlanRequestsPerDay = 3
+
+// NewKeysPerDay caps the keys an account makes on the account page per
+// UTC day. Revoking a key frees its place among the live keys, so
+// without it a signed-in loop of make and revoke wrote a key row and
+// queued a notice mail per turn, as fast as it could post.
+const NewKeysPerDay = 10
 
 // MaxRequestedCap bounds the monthly cap one can ask for, in requests.
 const MaxRequestedCap = 1_000_000_000

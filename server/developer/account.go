@@ -197,6 +197,13 @@ func (s *Site) newKey(w http.ResponseWriter, r *http.Request) {
 			Error: fmt.Sprintf("This account has %d live keys, the most an account may hold. Revoke one to make another.", s.cfg.Gate.MaxLiveKeys())})
 		return
 	}
+	var lim *access.MailLimitError
+	if errors.As(err, &lim) {
+		w.Header().Set("Retry-After", strconv.FormatInt(access.RetryAfterSeconds(time.Until(lim.Reset)), 10))
+		s.page(w, http.StatusTooManyRequests, "message.html", pageData{Title: "Please wait",
+			Error: fmt.Sprintf("This account has made its %d keys today. No key was made; try again after %s UTC.", access.NewKeysPerDay, lim.Reset.UTC().Format("2006-01-02 15:04"))})
+		return
+	}
 	if err != nil {
 		s.fail(w, r, err)
 		return

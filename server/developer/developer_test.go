@@ -613,6 +613,29 @@ func TestAccountPage(t *testing.T) {
 	assert.Equal(t, http.StatusUnauthorized, post(t, s.URL+"/account/plan", nil, cookie...).status)
 }
 
+// Making and revoking keys in a loop stops at access.NewKeysPerDay: a
+// 429 with Retry-After, no key and no notice mail, not a 500.
+func TestNewKeyLoopIsCapped(t *testing.T) {
+	s := newSite(t, options{gate: access.Config{MaxLiveKeys: 2}})
+	s.signUp(t, "ada@example.com")
+	c := s.signIn(t, "ada@example.com")
+	cookie := []string{"Cookie", c.Name + "=" + c.Value}
+	for i := range access.NewKeysPerDay {
+		a := post(t, s.URL+"/account/keys", url.Values{"name": {"loop"}}, cookie...)
+		require.Equal(t, http.StatusOK, a.status, "key %d", i+1)
+		key := keyRE.FindString(a.body)
+		a = post(t, s.URL+"/account/keys/revoke", url.Values{"key": {fmt.Sprint(s.admit(t, key).Key.ID)}}, cookie...)
+		require.Equal(t, http.StatusSeeOther, a.status)
+	}
+	mails := len(s.inbox.all())
+	a := post(t, s.URL+"/account/keys", url.Values{"name": {"one more"}}, cookie...)
+	assert.Equal(t, http.StatusTooManyRequests, a.status)
+	assert.NotEmpty(t, a.header.Get("Retry-After"))
+	assert.Empty(t, keyRE.FindString(a.body))
+	assert.Contains(t, a.body, fmt.Sprintf("%d keys today", access.NewKeysPerDay))
+	assert.Len(t, s.inbox.all(), mails, "no notice mail")
+}
+
 func TestSignInLinkDoesNotRevealAccounts(t *testing.T) {
 	s := newSite(t, options{})
 	s.signUp(t, "ada@example.com")

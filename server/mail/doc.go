@@ -1,7 +1,7 @@
 // Package mail sends the developer site's e-mails: over SMTP when a server
 // is configured ([SMTP]), into files for development ([Dir]), else into
-// the log ([Log]), with API keys and link tokens redacted there, because
-// secrets never go to a log.
+// the log ([Log]), with API keys, link tokens and e-mail addresses
+// redacted there, because secrets and addresses never go to a log.
 //
 // Requests don't send: they enqueue into a durable outbox, a table of the
 // store ([Worker.Outbox]), and a [Worker] in each server process claims

@@ -53,11 +53,31 @@ func RedactLinks(s string) string {
 	return tokenPattern.ReplaceAllString(s, "${1}[redacted]")
 }
 
+// emailPattern finds the e-mail addresses the developer site accepts
+// (access.NormalizeEmail): net/mail takes letters of any script in the
+// local part and the domain (RFC 6532), and domain literals.
+var emailPattern = regexp.MustCompile(`[\p{L}\p{M}\p{N}.!#$%&'*+/=?^_{|}~-]+@(?:(?:[\p{L}\p{M}\p{N}-]+\.)+[\p{L}\p{M}\p{N}-]{2,}|\[[^\]\s]*\])`)
+
+// RedactEmails replaces the local part of every e-mail address in s by
+// "[redacted]", keeping the domain, which is enough to diagnose delivery.
+func RedactEmails(s string) string {
+	if !strings.Contains(s, "@") {
+		return s
+	}
+	return emailPattern.ReplaceAllStringFunc(s, func(addr string) string {
+		return "[redacted]" + addr[strings.LastIndexByte(addr, '@'):]
+	})
+}
+
 // Log writes messages to a logger instead of sending them, for a server
-// with no SMTP configured. The body is logged with keys ([Redact]) and link
-// tokens ([RedactLinks]) redacted, at every level, so that the log never
-// holds a secret: turning on debug logging to diagnose a server must not
-// leak sign-in links. To follow the links in development, use [Dir].
+// with no SMTP configured. The body is logged with keys ([Redact]), link
+// tokens ([RedactLinks]) and e-mail addresses ([RedactEmails]) redacted,
+// at every level, so that the log never holds a secret or an address:
+// turning on debug logging to diagnose a server must not leak sign-in
+// links, and mails name their recipient in the body (a key notice, a
+// claim). Its logger may be any (serve gives it its plain JSON logger),
+// so the redaction is done here. To follow the links in development, use
+// [Dir].
 type Log struct {
 	Logger *slog.Logger // nil discards
 }
@@ -67,7 +87,7 @@ func (l Log) Send(ctx context.Context, m Message) error {
 	if l.Logger == nil {
 		return nil
 	}
-	l.Logger.InfoContext(ctx, "mail not sent: no SMTP server configured", "to_domain", domainOf(m.To), "subject", m.Subject, "body", RedactLinks(Redact(m.Body)))
+	l.Logger.InfoContext(ctx, "mail not sent: no SMTP server configured", "to_domain", domainOf(m.To), "subject", m.Subject, "body", RedactEmails(RedactLinks(Redact(m.Body))))
 	return nil
 }
 

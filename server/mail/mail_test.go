@@ -144,6 +144,30 @@ func TestLogRedactsKeys(t *testing.T) {
 	assert.NotContains(t, buf.String(), "0123abcd")
 }
 
+// The developer site's mails name addresses in their bodies (the key
+// notice, the claim's effect, the operator's plan request): without SMTP
+// they go to the log, which must not hold an address, whatever its script.
+func TestLogRedactsAddresses(t *testing.T) {
+	tests := []struct{ name, body, local, domain string }{
+		{"key notice", "A new go-textanalysis API key was made for ada.lovelace+api@example.com on 2026-01-02:", "ada.lovelace+api", "@example.com"},
+		{"claim", "This key will move to a new account for zq7claimer@example.net on the Free plan.", "zq7claimer", "@example.net"},
+		{"operator", "Account 7 (o'brien@mail.example.org), now on the Free plan, asks for Pay as you go.", "o'brien", "@mail.example.org"},
+		{"non-ASCII local part", "A new key was made for jörg.müller@example.de on", "jörg", "@example.de"},
+		{"non-ASCII domain", "This key will move to a new account for bob@bücher.example on", "bob", "@bücher.example"},
+		{"all non-ASCII", "made for 用户@例子.广告 on", "用户", "@例子.广告"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var buf bytes.Buffer
+			l := Log{Logger: slog.New(slog.NewJSONHandler(&buf, nil))}
+			require.NoError(t, l.Send(context.Background(), Message{To: "x@example.com", Subject: "s", Body: tt.body}))
+			out := buf.String()
+			assert.NotContains(t, out, tt.local)
+			assert.Contains(t, out, "[redacted]"+tt.domain)
+		})
+	}
+}
+
 func TestRedactLinks(t *testing.T) {
 	for _, tt := range []struct{ in, want string }{
 		{"https://x/confirm?token=abc", "https://x/confirm?token=[redacted]"},

@@ -15,7 +15,8 @@
 //
 // [New] is cheap and its handler is safe for concurrent use; it keeps no
 // state between requests. A call costs what the operation costs, plus a
-// copy of its answer (at most Config.MaxResultBytes).
+// copy of its answer (at most Config.MaxResultBytes). A JSON-RPC batch
+// holds at most [MaxBatch] messages.
 //
 //	h, err := mcp.New(mcp.Config{Tools: tools, API: api, Name: "go-textanalysis", Version: "0.1.0"})
 //	if err != nil {

@@ -71,6 +71,15 @@ const (
 	DefaultMaxResultBytes = 16 << 20
 )
 
+// MaxBatch is the most messages a JSON-RPC batch (protocol 2025-03-26)
+// may hold; a longer batch is refused whole with -32600 and HTTP 400.
+// Each message is answered in full and the answers are held until the
+// last one is done, so without a cap a 48-byte tools/list, answered with
+// 46 KB, let one request without a key make the server build an answer a
+// thousand times its size (1 GB for a 1 MiB body). Clients send batches
+// rarely, and short ones; 2025-06-18 dropped them.
+const MaxBatch = 16
+
 // PathKeyPrefix is where a key may travel as a path segment, for clients
 // that can only be given a URL: /mcp/k/<key>.
 const PathKeyPrefix = "/mcp/k/"

@@ -27,8 +27,9 @@ const (
 //   - a body over maxBody gets the API's JSON 413 (error body_too_large);
 //   - a body that is not JSON gets -32700, one that is not a request
 //     object (a string, an empty batch, a wrong version, an id that is
-//     null or not a string or number) gets -32600, both with id null and
-//     HTTP 400, as no request can be answered;
+//     null or not a string or number), or a batch longer than MaxBatch,
+//     gets -32600, both with id null and HTTP 400, as no request can be
+//     answered;
 //   - a request the SDK refuses with a plain-text 400 gets a JSON-RPC
 //     error with its own id: -32601 (unknown method) or -32602 (missing
 //     params) with HTTP 200, so that clients report them as such; the
@@ -60,6 +61,10 @@ func rpcErrors(next http.Handler, maxBody int64) http.Handler {
 			_ = json.Unmarshal(trimmed, &batch)
 			if len(batch) == 0 {
 				writeRPCError(w, http.StatusBadRequest, nil, codeInvalidRequest, "Invalid Request: empty batch")
+				return
+			}
+			if len(batch) > MaxBatch {
+				writeRPCError(w, http.StatusBadRequest, nil, codeInvalidRequest, fmt.Sprintf("Invalid Request: a batch may hold at most %d messages", MaxBatch))
 				return
 			}
 			for _, m := range batch {
