@@ -388,3 +388,50 @@ func TestMCPResponseCarriesTheAllowance(t *testing.T) {
 		assert.Equal(t, want, res.Header.Get("X-Gw-Remaining"), path)
 	}
 }
+
+// writeCounter is a ResponseWriter that counts the Write calls reaching
+// the connection.
+type writeCounter struct {
+	*httptest.ResponseRecorder
+	writes int
+}
+
+func (w *writeCounter) Write(p []byte) (int, error) {
+	w.writes++
+	return w.ResponseRecorder.Write(p)
+}
+
+// A metered display answer (HTML up to 16 MiB) streams once its count is
+// durable, as an unmetered one does, instead of being held whole beside
+// the commit as the short JSON answers are.
+func TestMeteredDisplayStreams(t *testing.T) {
+	st, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "ta.db"))
+	require.NoError(t, err)
+	t.Cleanup(func() { st.Close() })
+	gate, err := access.New(context.Background(), access.Config{Store: st, Rates: noRates, FreeAllowance: 5})
+	require.NoError(t, err)
+	an, err := testAnalyzer()
+	require.NoError(t, err)
+	srv, err := New(Config{Gate: gate}, an)
+	require.NoError(t, err)
+	ms := &meteredServer{gate: gate, store: st}
+	k := ms.issue(t, store.PlanFree, "d@example.com")
+
+	text := strings.Repeat("Angela Merkel met Emmanuel Macron in Paris on Friday. ", 400)
+	serve := func(path string) *writeCounter {
+		req := httptest.NewRequest(http.MethodPost, path, strings.NewReader(`{"text":"`+text+`"}`))
+		req.Header.Set("X-API-Key", k.Secret)
+		req.Header.Set("Content-Type", "application/json")
+		w := &writeCounter{ResponseRecorder: httptest.NewRecorder()}
+		srv.ServeHTTP(w, req)
+		require.Equal(t, http.StatusOK, w.Code, w.Body.String())
+		return w
+	}
+	display := serve("/ner/display")
+	assert.Greater(t, display.writes, 1, "the HTML was held and written whole")
+	assert.Contains(t, display.Body.String(), "Merkel")
+	assert.Equal(t, "4", display.Header().Get("X-Gw-Remaining"), "counted before it streamed")
+	ner := serve("/ner")
+	assert.Equal(t, 1, ner.writes, "a JSON answer is written whole, after its count")
+	assert.Equal(t, "3", ner.Header().Get("X-Gw-Remaining"))
+}

@@ -237,7 +237,9 @@ func (s *Server) routes() http.Handler {
 	for _, p := range paths {
 		handlers := map[string]http.Handler{}
 		for method, op := range byPath[p] {
-			handlers[method] = s.limited(op, s.metered(s.operationHandler(op)))
+			// An HTML answer (display) may be large: it streams once
+			// the count is durable rather than wait whole beside it.
+			handlers[method] = s.limited(op, s.metered(s.operationHandler(op), op.Result != "html"))
 		}
 		mux.Handle(p, cors(corsMethods(handlers), s.methods(handlers)))
 	}
