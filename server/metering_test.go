@@ -435,3 +435,35 @@ func TestMeteredDisplayStreams(t *testing.T) {
 	assert.Equal(t, 1, ner.writes, "a JSON answer is written whole, after its count")
 	assert.Equal(t, "3", ner.Header().Get("X-Gw-Remaining"))
 }
+
+// A client that sends many made-up keys gets 429 once its unknown-key
+// reads are used up (access.UnknownKeysBurst), with Retry-After, and the
+// refusals are neither counted nor logged with the keys.
+func TestUnknownKeyFloodIs429(t *testing.T) {
+	ms := newMeteredServer(t, filepath.Join(t.TempDir(), "ta.db"), access.Config{Rates: noRates}, Config{})
+	var last, first response
+	var keys []string
+	for i := 0; i <= access.UnknownKeysBurst; i++ {
+		k, _, _, err := access.NewKey(access.KindLive)
+		require.NoError(t, err)
+		keys = append(keys, k)
+		last = call(t, "GET", ms.URL+"/sentiment?text=ok", k, "")
+		if i == 0 {
+			first = last
+		}
+		if i < access.UnknownKeysBurst {
+			require.Equal(t, http.StatusUnauthorized, last.status, "key %d", i)
+		}
+	}
+	require.Equal(t, http.StatusTooManyRequests, last.status, last.body)
+	assert.Equal(t, "1", last.header.Get("Retry-After"))
+	var body refusal
+	require.NoError(t, json.Unmarshal([]byte(last.body), &body))
+	assert.Equal(t, "too_many_unknown_keys", body.Error)
+	assert.Equal(t, "wait", body.Action)
+	assert.Equal(t, first.header.Get("X-Gw-Remaining"), last.header.Get("X-Gw-Remaining"), "no allowance shown, as for a bad key")
+	logs := ms.logs.String()
+	for _, k := range keys {
+		assert.NotContains(t, logs, k, "keys are never logged")
+	}
+}

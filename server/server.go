@@ -465,7 +465,12 @@ func (s *Server) requestID(next http.Handler) http.Handler {
 		}
 		w.Header().Set("X-Request-Id", id)
 		info := &requestInfo{id: id}
-		next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), requestIDKey, info)))
+		ctx := context.WithValue(r.Context(), requestIDKey, info)
+		if s.cfg.Gate != nil {
+			// The gate's per-client limits (unknown keys) read it.
+			ctx = access.WithClient(ctx, access.ClientAddr(r, s.cfg.TrustedProxies))
+		}
+		next.ServeHTTP(w, r.WithContext(ctx))
 	})
 }
 

@@ -369,6 +369,12 @@ func (g *Gate) authenticate(ctx context.Context, key string) (Decision, window, 
 	if errors.Is(err, store.ErrNotFound) {
 		return refuse("invalid_key", "Unknown API key.")
 	}
+	var flood *UnknownKeysError
+	if errors.As(err, &flood) {
+		return Decision{Status: http.StatusTooManyRequests, Code: "too_many_unknown_keys", Action: "wait",
+			Detail:     "Too many unknown API keys came from your address; wait a moment, then send a valid key.",
+			RetryAfter: flood.RetryAfter, RetryAt: g.now().Add(flood.RetryAfter)}, window{}, nil, nil
+	}
 	if err != nil {
 		return Decision{}, window{}, nil, err
 	}
@@ -470,7 +476,7 @@ func (g *Gate) Known(ctx context.Context, key string) (bool, error) {
 		return false, nil
 	}
 	e, err := g.keys.get(ctx, key)
-	if errors.Is(err, store.ErrNotFound) {
+	if errors.Is(err, store.ErrNotFound) || errors.Is(err, ErrUnknownKeys) {
 		return false, nil
 	}
 	if err != nil {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -26,8 +27,9 @@ const (
 	KeyCacheSize = 10_000
 )
 
-// keyCache remembers what KeyByHash said about a key for a short while.
-// Unknown keys are not remembered: each costs a store read, as before.
+// keyCache remembers what KeyByHash said about a key for a short while,
+// unknown keys included, and bounds the store reads that find no key per
+// client (see UnknownKeysPerSecond).
 type keyCache struct {
 	st  store.Store
 	ttl time.Duration // 0: every lookup reads the store
@@ -37,7 +39,10 @@ type keyCache struct {
 	// store wants is made only on a miss.
 	mu      sync.RWMutex
 	entries map[[sha256.Size]byte]*keyEntry
+	// unknown holds when each unknown key was found unknown.
+	unknown map[[sha256.Size]byte]time.Time
 	group   singleflight.Group
+	misses  *unknownKeyLimits
 }
 
 type keyEntry struct {
@@ -50,20 +55,37 @@ type keyEntry struct {
 }
 
 func newKeyCache(st store.Store, ttl time.Duration, now func() time.Time) *keyCache {
-	return &keyCache{st: st, ttl: max(ttl, 0), now: now, entries: map[[sha256.Size]byte]*keyEntry{}}
+	return &keyCache{st: st, ttl: max(ttl, 0), now: now, entries: map[[sha256.Size]byte]*keyEntry{},
+		unknown: map[[sha256.Size]byte]time.Time{}, misses: newUnknownKeyLimits()}
 }
 
 // get returns key's entry and account, from the cache when read less
-// than ttl ago. store.ErrNotFound for an unknown key.
+// than ttl ago. store.ErrNotFound for an unknown key; ErrUnknownKeys
+// (wrapped in an *UnknownKeysError) when the client of ctx (WithClient)
+// has sent too many.
 func (c *keyCache) get(ctx context.Context, key string) (*keyEntry, error) {
 	now := c.now()
 	digest := keyDigest(key)
 	if c.ttl > 0 {
 		c.mu.RLock()
 		e := c.entries[digest]
+		var at time.Time
+		unknown := false
+		if e == nil {
+			at, unknown = c.unknown[digest]
+		}
 		c.mu.RUnlock()
 		if e != nil && now.Sub(e.loaded) < c.ttl && !now.Before(e.loaded) {
 			return e, nil
+		}
+		if unknown && now.Sub(at) < c.ttl && !now.Before(at) {
+			return nil, store.ErrNotFound
+		}
+	}
+	client := clientFrom(ctx)
+	if client != "" {
+		if out, wait := c.misses.exhausted(client, now); out {
+			return nil, &UnknownKeysError{RetryAfter: wait}
 		}
 	}
 	hash := hex.EncodeToString(digest[:]) // HashKey(key)
@@ -73,6 +95,12 @@ func (c *keyCache) get(ctx context.Context, key string) (*keyEntry, error) {
 		if err != nil {
 			c.mu.Lock()
 			delete(c.entries, digest)
+			if errors.Is(err, store.ErrNotFound) && c.ttl > 0 {
+				if len(c.unknown) >= KeyCacheSize {
+					c.evictUnknownLocked(now)
+				}
+				c.unknown[digest] = now
+			}
 			c.mu.Unlock()
 			return nil, err
 		}
@@ -96,9 +124,28 @@ func (c *keyCache) get(ctx context.Context, key string) (*keyEntry, error) {
 		return e, nil
 	})
 	if err != nil {
+		if client != "" && errors.Is(err, store.ErrNotFound) {
+			c.misses.miss(client, now)
+		}
 		return nil, err
 	}
 	return v.(*keyEntry), nil
+}
+
+// evictUnknownLocked drops the expired unknown keys, then arbitrary ones
+// until there is room.
+func (c *keyCache) evictUnknownLocked(now time.Time) {
+	for h, at := range c.unknown {
+		if now.Sub(at) >= c.ttl {
+			delete(c.unknown, h)
+		}
+	}
+	for h := range c.unknown {
+		if len(c.unknown) < KeyCacheSize {
+			break
+		}
+		delete(c.unknown, h)
+	}
 }
 
 func (c *keyCache) evictLocked(now time.Time) {

@@ -9,7 +9,6 @@ import (
 	"fmt"
 	"html/template"
 	"log/slog"
-	"net"
 	"net/http"
 	"net/netip"
 	"net/url"
@@ -520,48 +519,10 @@ func (s *Site) fail(w http.ResponseWriter, r *http.Request, err error) {
 	s.page(w, http.StatusInternalServerError, "message.html", pageData{Title: "Something went wrong", Error: "Something went wrong on our side; please try again."})
 }
 
-// clientAddr is the address the per-address limits count (the gate
-// counts an IPv6 address by its /64): the socket's peer, or the
-// right-most X-Forwarded-For hop that is not a trusted proxy when the
-// peer is one.
+// clientAddr is the address the per-address limits count
+// ([access.ClientAddr]).
 func (s *Site) clientAddr(r *http.Request) string {
-	host, _, err := net.SplitHostPort(r.RemoteAddr)
-	if err != nil {
-		host = r.RemoteAddr
-	}
-	peer, err := netip.ParseAddr(host)
-	if err != nil {
-		return host
-	}
-	if !s.trusted(peer) {
-		return peer.Unmap().String()
-	}
-	var hops []string
-	for _, v := range r.Header.Values("X-Forwarded-For") {
-		for _, h := range strings.Split(v, ",") {
-			hops = append(hops, strings.TrimSpace(h))
-		}
-	}
-	for i := len(hops) - 1; i >= 0; i-- {
-		a, err := netip.ParseAddr(hops[i])
-		if err != nil {
-			break
-		}
-		if !s.trusted(a) {
-			return a.Unmap().String()
-		}
-	}
-	return peer.Unmap().String()
-}
-
-func (s *Site) trusted(a netip.Addr) bool {
-	a = a.Unmap()
-	for _, p := range s.cfg.TrustedProxies {
-		if p.Contains(a) {
-			return true
-		}
-	}
-	return false
+	return access.ClientAddr(r, s.cfg.TrustedProxies)
 }
 
 func writeJSON(w http.ResponseWriter, status int, v any) {
