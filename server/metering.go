@@ -70,12 +70,8 @@ func resetText(t time.Time) string {
 // metered wraps an operation: the key is checked and the request counted
 // before the handler runs, so every request not refused with 429 is
 // metered (422s included) and a crash after the count loses nothing.
-//
-// With overlap, the work runs while the count is committed, into a buffer
-// (see overlapCount); without it (an answer that may be large, such as
-// /ner/display's HTML, up to 16 MiB) the handler runs once the count is
-// durable and its answer streams to the client, never held whole.
-func (s *Server) metered(next http.Handler, overlap bool) http.Handler {
+// The work runs while the count is committed (see overlapCount).
+func (s *Server) metered(next http.Handler) http.Handler {
 	if s.cfg.Gate == nil {
 		return next
 	}
@@ -90,14 +86,6 @@ func (s *Server) metered(next http.Handler, overlap bool) http.Handler {
 			return
 		}
 		d, final := adm.Final()
-		if !final && !overlap {
-			d, err = adm.Wait()
-			if err != nil {
-				s.writeMeterError(w, r, err)
-				return
-			}
-			final = true
-		}
 		if !final {
 			// The work runs while the count is committed; the answer
 			// waits for it (see overlapCount).

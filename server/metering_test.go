@@ -15,6 +15,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -393,17 +394,20 @@ func TestMCPResponseCarriesTheAllowance(t *testing.T) {
 // the connection.
 type writeCounter struct {
 	*httptest.ResponseRecorder
-	writes int
+	writes, first int
 }
 
 func (w *writeCounter) Write(p []byte) (int, error) {
+	if w.writes == 0 {
+		w.first = len(p)
+	}
 	w.writes++
 	return w.ResponseRecorder.Write(p)
 }
 
-// A metered display answer (HTML up to 16 MiB) streams once its count is
-// durable, as an unmetered one does, instead of being held whole beside
-// the commit as the short JSON answers are.
+// A metered answer is held while its count is committed only up to
+// maxHeldAnswer: a longer display answer (HTML up to 16 MiB) waits for
+// its count there and then streams, so that a request never holds more.
 func TestMeteredDisplayStreams(t *testing.T) {
 	st, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "ta.db"))
 	require.NoError(t, err)
@@ -417,8 +421,8 @@ func TestMeteredDisplayStreams(t *testing.T) {
 	ms := &meteredServer{gate: gate, store: st}
 	k := ms.issue(t, store.PlanFree, "d@example.com")
 
-	text := strings.Repeat("Angela Merkel met Emmanuel Macron in Paris on Friday. ", 400)
-	serve := func(path string) *writeCounter {
+	text := strings.Repeat("Angela Merkel met Emmanuel Macron in Paris on Friday. ", 1800)
+	serve := func(path, text string) *writeCounter {
 		req := httptest.NewRequest(http.MethodPost, path, strings.NewReader(`{"text":"`+text+`"}`))
 		req.Header.Set("X-API-Key", k.Secret)
 		req.Header.Set("Content-Type", "application/json")
@@ -427,13 +431,19 @@ func TestMeteredDisplayStreams(t *testing.T) {
 		require.Equal(t, http.StatusOK, w.Code, w.Body.String())
 		return w
 	}
-	display := serve("/ner/display")
+	display := serve("/ner/display", text)
+	assert.Greater(t, display.Body.Len(), maxHeldAnswer)
 	assert.Greater(t, display.writes, 1, "the HTML was held and written whole")
+	assert.LessOrEqual(t, display.first, maxHeldAnswer, "more than maxHeldAnswer was held")
 	assert.Contains(t, display.Body.String(), "Merkel")
 	assert.Equal(t, "4", display.Header().Get("X-Gw-Remaining"), "counted before it streamed")
-	ner := serve("/ner")
-	assert.Equal(t, 1, ner.writes, "a JSON answer is written whole, after its count")
+	ner := serve("/ner", "Angela Merkel met Emmanuel Macron in Paris on Friday.")
+	assert.Equal(t, 1, ner.writes, "a short answer is held while its count commits, then written whole")
 	assert.Equal(t, "3", ner.Header().Get("X-Gw-Remaining"))
+	long := serve("/ner", text)
+	assert.Greater(t, long.Body.Len(), maxHeldAnswer)
+	assert.True(t, json.Valid(long.Body.Bytes()), "whole after the spill")
+	assert.Equal(t, "2", long.Header().Get("X-Gw-Remaining"))
 }
 
 // A client that sends many made-up keys gets 429 once its unknown-key
@@ -466,4 +476,41 @@ func TestUnknownKeyFloodIs429(t *testing.T) {
 	for _, k := range keys {
 		assert.NotContains(t, logs, k, "keys are never logged")
 	}
+}
+
+// When the count refuses a request whose long answer was already being
+// drawn (the allowance used up by another instance), the client gets the
+// refusal alone and the drawing stops at maxHeldAnswer.
+func TestMeteredLongAnswerRefusedMidway(t *testing.T) {
+	st, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "ta.db"))
+	require.NoError(t, err)
+	t.Cleanup(func() { st.Close() })
+	gate, err := access.New(context.Background(), access.Config{Store: st, Rates: noRates, FreeAllowance: 3})
+	require.NoError(t, err)
+	an, err := testAnalyzer()
+	require.NoError(t, err)
+	logs := &syncBuffer{}
+	srv, err := New(Config{Gate: gate, Logger: slog.New(slog.NewJSONHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))}, an)
+	require.NoError(t, err)
+	k := (&meteredServer{gate: gate, store: st}).issue(t, store.PlanFree, "r@example.com")
+	// Another instance uses the allowance up; this one has not seen it.
+	for range 3 {
+		_, ok, err := st.Consume(context.Background(), k.Account.ID, access.MonthStart(time.Now()), 3)
+		require.NoError(t, err)
+		require.True(t, ok)
+	}
+	text := strings.Repeat("Angela Merkel met Emmanuel Macron in Paris on Friday. ", 1800)
+	req := httptest.NewRequest(http.MethodPost, "/ner/display", strings.NewReader(`{"text":"`+text+`"}`))
+	req.Header.Set("X-API-Key", k.Secret)
+	w := &writeCounter{ResponseRecorder: httptest.NewRecorder()}
+	srv.ServeHTTP(w, req)
+	require.Equal(t, http.StatusTooManyRequests, w.Code)
+	assert.Equal(t, "application/json", w.Header().Get("Content-Type"))
+	var body refusal
+	require.NoError(t, json.Unmarshal(w.Body.Bytes(), &body), "the refusal alone, no HTML after it")
+	assert.Equal(t, "allowance_exhausted", body.Error)
+	assert.Contains(t, logs.String(), "html answer cut short", "the drawing stopped at the refusal")
+	used, err := st.Used(context.Background(), k.Account.ID, access.MonthStart(time.Now()))
+	require.NoError(t, err)
+	assert.Equal(t, int64(3), used, "the refused request is not counted")
 }

@@ -2,6 +2,7 @@ package server
 
 import (
 	"bytes"
+	"errors"
 	"net/http"
 	"sync"
 
@@ -15,19 +16,41 @@ import (
 // with the refusal (allowance used up: the work is dropped) or a 503. So
 // a crash can lose an answer, never a count, and metering adds about
 // max(0, commit − work) to a request's time instead of the commit.
+//
+// An answer is held up to maxHeldAnswer bytes. A longer one (/ner/display
+// draws up to 16 MiB of HTML) waits for the count when it reaches that
+// size and then streams: what was held goes out first, the rest as it is
+// written; when the request is refused meanwhile, the handler's next write
+// fails and the work stops.
 func (s *Server) overlapCount(w http.ResponseWriter, r *http.Request, adm *access.Admission, next http.Handler) {
 	buf := bufferedResponses.Get().(*bufferedResponse)
 	defer buf.release()
+	buf.srv, buf.w, buf.r, buf.adm = s, w, r, adm
 	next.ServeHTTP(buf, r)
+	if buf.streaming {
+		return
+	}
+	s.answerNow(w, r, adm, buf)
+}
+
+// maxHeldAnswer is how much of a metered request's answer is held while
+// its count is committed (see overlapCount): JSON answers are far
+// shorter; long HTML streams past it.
+const maxHeldAnswer = 256 << 10
+
+// answerNow waits for the request's count and sends what buf holds, or
+// the refusal (or a 503 when the store failed). It reports whether the
+// answer may go on: then buf passes later writes through to w.
+func (s *Server) answerNow(w http.ResponseWriter, r *http.Request, adm *access.Admission, buf *bufferedResponse) bool {
 	d, err := adm.Wait()
 	if err != nil {
 		s.writeMeterError(w, r, err)
-		return
+		return false
 	}
 	s.setGatewayHeaders(w, d)
 	if d.Refused() {
 		s.writeRefusal(w, d)
-		return
+		return false
 	}
 	h := w.Header()
 	for k, v := range buf.header {
@@ -37,8 +60,17 @@ func (s *Server) overlapCount(w http.ResponseWriter, r *http.Request, adm *acces
 		buf.status = http.StatusOK
 	}
 	w.WriteHeader(buf.status)
-	_, _ = w.Write(buf.body.Bytes())
+	if buf.body.Len() > 0 {
+		_, _ = w.Write(buf.body.Bytes())
+	}
+	buf.body.Reset()
+	buf.out = w
+	return true
 }
+
+// errAnswerRefused stops a handler whose request was refused (or could
+// not be counted) while its answer was being written.
+var errAnswerRefused = errors.New("server: the request was not admitted; its answer is dropped")
 
 // bufferedResponses keeps buffers, header maps included, between
 // requests: every metered request needs one.
@@ -57,6 +89,8 @@ func (b *bufferedResponse) release() {
 	clear(b.header)
 	b.status = 0
 	b.body.Reset()
+	b.srv, b.w, b.r, b.adm = nil, nil, nil, nil
+	b.out, b.streaming, b.dropped = nil, false, false
 	bufferedResponses.Put(b)
 }
 
@@ -67,6 +101,17 @@ type bufferedResponse struct {
 	header http.Header
 	status int
 	body   bytes.Buffer
+	// Once the body would pass maxHeldAnswer, the request is answered
+	// (srv.answerNow with w, r and adm; see overlapCount) and streaming is
+	// set: out is then the real writer when the request was admitted,
+	// and dropped says it was not.
+	srv       *Server
+	w         http.ResponseWriter
+	r         *http.Request
+	adm       *access.Admission
+	streaming bool
+	dropped   bool
+	out       http.ResponseWriter
 }
 
 func (b *bufferedResponse) Header() http.Header { return b.header }
@@ -80,6 +125,16 @@ func (b *bufferedResponse) WriteHeader(status int) {
 func (b *bufferedResponse) Write(p []byte) (int, error) {
 	if b.status == 0 {
 		b.status = http.StatusOK
+	}
+	if !b.streaming && b.adm != nil && b.body.Len()+len(p) > maxHeldAnswer {
+		b.streaming = true
+		b.dropped = !b.srv.answerNow(b.w, b.r, b.adm, b)
+	}
+	switch {
+	case b.dropped:
+		return 0, errAnswerRefused
+	case b.streaming:
+		return b.out.Write(p)
 	}
 	return b.body.Write(p)
 }

@@ -237,9 +237,7 @@ func (s *Server) routes() http.Handler {
 	for _, p := range paths {
 		handlers := map[string]http.Handler{}
 		for method, op := range byPath[p] {
-			// An HTML answer (display) may be large: it streams once
-			// the count is durable rather than wait whole beside it.
-			handlers[method] = s.limited(op, s.metered(s.operationHandler(op), op.Result != "html"))
+			handlers[method] = s.limited(op, s.metered(s.operationHandler(op)))
 		}
 		mux.Handle(p, cors(corsMethods(handlers), s.methods(handlers)))
 	}
