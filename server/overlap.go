@@ -34,8 +34,8 @@ func (s *Server) overlapCount(w http.ResponseWriter, r *http.Request, adm *acces
 }
 
 // maxHeldAnswer is how much of a metered request's answer is held while
-// its count is committed (see overlapCount): JSON answers are far
-// shorter; long HTML streams past it.
+// its count is committed (see overlapCount): most answers are far
+// shorter; long ones (HTML, the entities of a long text) stream past it.
 const maxHeldAnswer = 256 << 10
 
 // answerNow waits for the request's count and sends what buf holds, or
