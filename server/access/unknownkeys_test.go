@@ -2,6 +2,7 @@ package access
 
 import (
 	"context"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"net/netip"
@@ -132,4 +133,39 @@ func TestClientAddr(t *testing.T) {
 		}
 		assert.Equal(t, tt.want, ClientAddr(r, proxies), "%s %q", tt.remote, tt.xff)
 	}
+}
+
+// ClientAddr reads X-Forwarded-For, which anyone can send: only a trusted
+// proxy's is believed, and the answer is always one address.
+func FuzzClientAddr(f *testing.F) {
+	f.Add("198.51.100.7:5000", "203.0.113.9")
+	f.Add("10.1.2.3:5000", "203.0.113.9, 10.4.4.4")
+	f.Add("10.1.2.3:5000", " ,,x, 2001:db8::1")
+	f.Add("[::ffff:10.0.0.1]:1", "::ffff:198.51.100.7")
+	proxies := []netip.Prefix{netip.MustParsePrefix("10.0.0.0/8")}
+	f.Fuzz(func(t *testing.T, remote, xff string) {
+		r := httptest.NewRequest(http.MethodGet, "/", nil)
+		r.RemoteAddr = remote
+		bare := ClientAddr(r, proxies)
+		r.Header.Set("X-Forwarded-For", xff)
+		got := ClientAddr(r, proxies)
+		host, _, err := net.SplitHostPort(remote)
+		if err != nil {
+			host = remote
+		}
+		peer, err := netip.ParseAddr(host)
+		if err != nil {
+			if got != host {
+				t.Fatalf("peer %q is no address: got %q", remote, got)
+			}
+			return
+		}
+		if !proxies[0].Contains(peer.Unmap()) && got != bare {
+			t.Fatalf("X-Forwarded-For %q from an untrusted peer %q changed the client: %q, not %q", xff, remote, got, bare)
+		}
+		a, err := netip.ParseAddr(got)
+		if err != nil || a.Is4In6() {
+			t.Fatalf("ClientAddr(%q, %q) = %q: not one plain address", remote, xff, got)
+		}
+	})
 }
