@@ -514,3 +514,27 @@ func TestMeteredLongAnswerRefusedMidway(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, int64(3), used, "the refused request is not counted")
 }
+
+// Tool calls over MCP with made-up keys draw on the same per-client
+// bucket as HTTP requests: the client of the MCP request is the client of
+// its tool calls.
+func TestUnknownKeyFloodOverMCP(t *testing.T) {
+	ms := newMeteredServer(t, filepath.Join(t.TempDir(), "ta.db"), access.Config{Rates: noRates}, Config{})
+	body := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"analyze_sentiment_post","arguments":{"text":"good"}}}`
+	for i := 0; i < access.UnknownKeysBurst; i++ {
+		k, _, _, err := access.NewKey(access.KindLive)
+		require.NoError(t, err)
+		req, _ := http.NewRequest("POST", ms.URL+"/mcp", strings.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		req.Header.Set("MCP-Protocol-Version", "2025-06-18")
+		req.Header.Set("X-API-Key", k)
+		res, err := http.DefaultClient.Do(req)
+		require.NoError(t, err)
+		res.Body.Close()
+	}
+	k, _, _, err := access.NewKey(access.KindLive)
+	require.NoError(t, err)
+	res := call(t, "GET", ms.URL+"/sentiment?text=ok", k, "")
+	assert.Equal(t, http.StatusTooManyRequests, res.status, res.body)
+}
