@@ -19,11 +19,15 @@ import (
 //     a % just after it (3.2 %), when the model left them out.
 func bounds(text string, toks []tagger.Span, s, e int, label Label) (int, int, bool) {
 	word := func(k int) string { return text[toks[k].Start:toks[k].End] }
-	// One script, no emoji.
+	// One script, no emoji: an emoji token before the entity's first
+	// word is dropped, one after it ends the entity.
+	for s < e && isEmojiToken(word(s)) {
+		s++
+	}
 	script := tagger.NoScript
 	for k := s; k < e; k++ {
 		w := word(k)
-		if k > s && isPictographs(w) {
+		if k > s && isEmojiToken(w) {
 			e = k
 			break
 		}
@@ -125,10 +129,16 @@ func isCurrency(w string) bool {
 	return len(w)-n <= 3
 }
 
-// isPictographs reports whether w starts with an emoji or pictograph.
-func isPictographs(w string) bool {
-	r, _ := utf8.DecodeRuneInString(w)
-	return tagger.IsPictograph(r)
+// isEmojiToken reports whether the token w is (or holds) an emoji: a
+// pictograph, or a keycap or emoji-presentation sequence ("1️⃣", "1️‍👩"
+// starts with a digit).
+func isEmojiToken(w string) bool {
+	for _, r := range w {
+		if tagger.IsPictograph(r) || r == 0x20E3 || r == 0xFE0F {
+			return true
+		}
+	}
+	return false
 }
 
 // scriptOfWord is the script of the first letter of w.

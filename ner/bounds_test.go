@@ -32,6 +32,9 @@ func TestBounds(t *testing.T) {
 		{"brackets kept in pairs", "[{Ethel} Klein] said", Person, "{Ethel} Klein"},
 		{"emoji ends an entity", "[Angela Merkel 👍🏽] said", Person, "Angela Merkel"},
 		{"script change ends an entity", "[Barack Obama בירושלים] spoke", Person, "Barack Obama"},
+		{"a leading emoji is dropped", "[👍 Angela Merkel] said", Person, "Angela Merkel"},
+		{"a keycap emoji is an emoji", "[1️⃣ Angela Merkel] said", Person, "Angela Merkel"},
+		{"a keycap joined to an emoji is one", "[1️‍👩0 207]", Cardinal, "0 207"},
 		{"punctuation alone is nothing", "well [,] then", Org, ""},
 	}
 	for _, tt := range tests {
