@@ -45,6 +45,7 @@ func (b *syncBuffer) String() string {
 
 type meteredServer struct {
 	*httptest.Server
+	srv   *Server // the handler, for tests that call it directly
 	gate  *access.Gate
 	store store.Store
 	logs  *syncBuffer
@@ -69,7 +70,7 @@ func newMeteredServer(t *testing.T, dbPath string, gcfg access.Config, cfg Confi
 	srv, err := New(cfg, an)
 	require.NoError(t, err)
 	ts := httptest.NewServer(srv)
-	ms := &meteredServer{Server: ts, gate: gate, store: st, logs: logs, path: dbPath}
+	ms := &meteredServer{Server: ts, srv: srv, gate: gate, store: st, logs: logs, path: dbPath}
 	t.Cleanup(func() { ts.Close(); st.Close() })
 	return ms
 }
@@ -409,16 +410,8 @@ func (w *writeCounter) Write(p []byte) (int, error) {
 // maxHeldAnswer: a longer display answer (HTML up to 16 MiB) waits for
 // its count there and then streams, so that a request never holds more.
 func TestMeteredDisplayStreams(t *testing.T) {
-	st, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "ta.db"))
-	require.NoError(t, err)
-	t.Cleanup(func() { st.Close() })
-	gate, err := access.New(context.Background(), access.Config{Store: st, Rates: noRates, FreeAllowance: 5})
-	require.NoError(t, err)
-	an, err := testAnalyzer()
-	require.NoError(t, err)
-	srv, err := New(Config{Gate: gate}, an)
-	require.NoError(t, err)
-	ms := &meteredServer{gate: gate, store: st}
+	ms := newMeteredServer(t, filepath.Join(t.TempDir(), "ta.db"), access.Config{Rates: noRates, FreeAllowance: 5}, Config{})
+	srv := ms.srv
 	k := ms.issue(t, store.PlanFree, "d@example.com")
 
 	text := strings.Repeat("Angela Merkel met Emmanuel Macron in Paris on Friday. ", 1800)
@@ -482,17 +475,9 @@ func TestUnknownKeyFloodIs429(t *testing.T) {
 // drawn (the allowance used up by another instance), the client gets the
 // refusal alone and the drawing stops at maxHeldAnswer.
 func TestMeteredLongAnswerRefusedMidway(t *testing.T) {
-	st, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "ta.db"))
-	require.NoError(t, err)
-	t.Cleanup(func() { st.Close() })
-	gate, err := access.New(context.Background(), access.Config{Store: st, Rates: noRates, FreeAllowance: 3})
-	require.NoError(t, err)
-	an, err := testAnalyzer()
-	require.NoError(t, err)
-	logs := &syncBuffer{}
-	srv, err := New(Config{Gate: gate, Logger: slog.New(slog.NewJSONHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))}, an)
-	require.NoError(t, err)
-	k := (&meteredServer{gate: gate, store: st}).issue(t, store.PlanFree, "r@example.com")
+	ms := newMeteredServer(t, filepath.Join(t.TempDir(), "ta.db"), access.Config{Rates: noRates, FreeAllowance: 3}, Config{})
+	srv, st, logs := ms.srv, ms.store, ms.logs
+	k := ms.issue(t, store.PlanFree, "r@example.com")
 	// Another instance uses the allowance up; this one has not seen it.
 	for range 3 {
 		_, ok, err := st.Consume(context.Background(), k.Account.ID, access.MonthStart(time.Now()), 3)
