@@ -465,8 +465,9 @@ func (s *Server) requestID(next http.Handler) http.Handler {
 		info := &requestInfo{id: id}
 		ctx := context.WithValue(r.Context(), requestIDKey, info)
 		if s.cfg.Gate != nil {
-			// The gate's per-client limits (unknown keys) read it.
-			ctx = access.WithClient(ctx, access.ClientAddr(r, s.cfg.TrustedProxies))
+			// The gate's per-client limits (unknown keys) read it, on a
+			// key cache miss only.
+			ctx = access.WithRequestClient(ctx, r, s.cfg.TrustedProxies)
 		}
 		next.ServeHTTP(w, r.WithContext(ctx))
 	})

@@ -8,20 +8,40 @@ import (
 	"strings"
 )
 
-// clientKey is the context key of the client's address (WithClient).
+// clientKey is the context key of the request's client (WithClient,
+// WithRequestClient).
 type clientKey struct{}
+
+// A client is where a request comes from: an address, or the request
+// and trusted proxies to read it from when it is first needed (most
+// requests never need it: a cached key does not).
+type client struct {
+	addr    string
+	r       *http.Request
+	trusted []netip.Prefix
+}
 
 // WithClient returns ctx carrying addr, the address of the client a
 // request comes from ([ClientAddr]), which the gate's per-client limits
 // read (see UnknownKeysPerSecond).
 func WithClient(ctx context.Context, addr string) context.Context {
-	return context.WithValue(ctx, clientKey{}, addr)
+	return context.WithValue(ctx, clientKey{}, client{addr: addr})
+}
+
+// WithRequestClient is WithClient with the address read from r, as
+// [ClientAddr] reads it, only when a limit needs it.
+func WithRequestClient(ctx context.Context, r *http.Request, trusted []netip.Prefix) context.Context {
+	return context.WithValue(ctx, clientKey{}, client{r: r, trusted: trusted})
 }
 
 // clientFrom returns the client's address ctx carries, counted as
 // [ClientKey] does, or "" for none.
 func clientFrom(ctx context.Context) string {
-	addr, _ := ctx.Value(clientKey{}).(string)
+	c, _ := ctx.Value(clientKey{}).(client)
+	addr := c.addr
+	if addr == "" && c.r != nil {
+		addr = ClientAddr(c.r, c.trusted)
+	}
 	if addr == "" {
 		return ""
 	}
