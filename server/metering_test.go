@@ -365,6 +365,24 @@ func TestStoreFailureIs503(t *testing.T) {
 	assert.Equal(t, http.StatusServiceUnavailable, ready.status)
 }
 
+// postMCP posts one MCP message to url, with key in X-API-Key unless it
+// is "", and returns the response (its body closed).
+func postMCP(t *testing.T, url, key, body string) *http.Response {
+	t.Helper()
+	req, err := http.NewRequest("POST", url, strings.NewReader(body))
+	require.NoError(t, err)
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	req.Header.Set("MCP-Protocol-Version", "2025-06-18")
+	if key != "" {
+		req.Header.Set("X-API-Key", key)
+	}
+	res, err := http.DefaultClient.Do(req)
+	require.NoError(t, err)
+	res.Body.Close()
+	return res
+}
+
 // An MCP request that presents a key answers with the allowance after its
 // tool calls were counted.
 func TestMCPResponseCarriesTheAllowance(t *testing.T) {
@@ -372,16 +390,11 @@ func TestMCPResponseCarriesTheAllowance(t *testing.T) {
 	k := ms.issue(t, store.PlanFree, "mcp@example.com")
 	body := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"analyze_sentiment_post","arguments":{"text":"good"}}}`
 	for _, path := range []string{"/mcp/k/" + k.Secret, "/mcp"} {
-		req, _ := http.NewRequest("POST", ms.URL+path, strings.NewReader(body))
-		req.Header.Set("Content-Type", "application/json")
-		req.Header.Set("Accept", "application/json, text/event-stream")
-		req.Header.Set("MCP-Protocol-Version", "2025-06-18")
+		key := ""
 		if path == "/mcp" {
-			req.Header.Set("X-API-Key", k.Secret)
+			key = k.Secret
 		}
-		res, err := http.DefaultClient.Do(req)
-		require.NoError(t, err)
-		res.Body.Close()
+		res := postMCP(t, ms.URL+path, key, body)
 		require.Equal(t, http.StatusOK, res.StatusCode, path)
 		want := "999"
 		if path == "/mcp" {
@@ -509,14 +522,7 @@ func TestUnknownKeyFloodOverMCP(t *testing.T) {
 	for i := 0; i < access.UnknownKeysBurst; i++ {
 		k, _, _, err := access.NewKey(access.KindLive)
 		require.NoError(t, err)
-		req, _ := http.NewRequest("POST", ms.URL+"/mcp", strings.NewReader(body))
-		req.Header.Set("Content-Type", "application/json")
-		req.Header.Set("Accept", "application/json, text/event-stream")
-		req.Header.Set("MCP-Protocol-Version", "2025-06-18")
-		req.Header.Set("X-API-Key", k)
-		res, err := http.DefaultClient.Do(req)
-		require.NoError(t, err)
-		res.Body.Close()
+		postMCP(t, ms.URL+"/mcp", k, body)
 	}
 	k, _, _, err := access.NewKey(access.KindLive)
 	require.NoError(t, err)
