@@ -4,6 +4,7 @@ import (
 	"context"
 	"net"
 	"net/http"
+	"net/http/httptest"
 	"testing"
 	"time"
 
@@ -91,4 +92,41 @@ func TestAdminListenerOffAndBusy(t *testing.T) {
 		cancel()
 		require.NoError(t, <-done)
 	}
+}
+
+// TestAdminProfiles: the Go profiles are on the admin address only, the
+// command line (which may hold a database password) is not served, and a
+// profile's length is bounded.
+func TestAdminProfiles(t *testing.T) {
+	an, err := testAnalyzer()
+	require.NoError(t, err)
+	srv, err := New(Config{}, an)
+	require.NoError(t, err)
+	public := httptest.NewServer(srv)
+	t.Cleanup(public.Close)
+	admin := httptest.NewServer(srv.AdminHandler())
+	t.Cleanup(admin.Close)
+
+	for _, tc := range []struct {
+		path   string
+		status int
+	}{
+		{"/debug/pprof/heap", http.StatusOK},
+		{"/debug/pprof/goroutine?debug=1", http.StatusOK},
+		{"/debug/pprof/profile?seconds=1", http.StatusOK},
+		{"/debug/pprof/trace?seconds=1", http.StatusOK},
+		{"/debug/pprof/profile?seconds=26", http.StatusBadRequest},
+		{"/debug/pprof/trace?seconds=-1", http.StatusBadRequest},
+		{"/debug/pprof/trace?seconds=x", http.StatusBadRequest},
+		{"/debug/pprof/cmdline", http.StatusNotFound},
+		{"/debug/pprof/", http.StatusNotFound},
+	} {
+		t.Run(tc.path, func(t *testing.T) {
+			res := do(t, "GET", admin.URL+tc.path, "")
+			assert.Equal(t, tc.status, res.status, res.body)
+			assert.Equal(t, http.StatusNotFound, do(t, "GET", public.URL+tc.path, "").status, "the public port serves no profile")
+		})
+	}
+	res := do(t, "GET", admin.URL+"/debug/pprof/goroutine?debug=1", "")
+	assert.Contains(t, res.body, "goroutine profile:", "a readable goroutine dump")
 }
