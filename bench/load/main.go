@@ -37,6 +37,7 @@ func main() {
 	dur := flag.Duration("d", 10*time.Second, "time per operation and mode")
 	only := flag.String("only", "", "run only operations whose name contains this")
 	cpuProfile := flag.String("cpuprofile", "", "write this load generator's CPU profiles of the first round to FILE-metered.prof and FILE-unmetered.prof")
+	sched := flag.Bool("sched", false, "take an execution trace of the metered server in the first round (half of -d, from its admin address) and print where its group commit's time goes in the Go scheduler")
 	rounds := flag.Int("rounds", 1, "alternate metered and unmetered this many times per operation and report medians (the machine's load changes between runs)")
 	flag.Parse()
 	if *dur > 5*time.Minute || *conc > 256 || *rounds < 1 || *rounds > 50 {
@@ -79,6 +80,7 @@ func main() {
 		}
 		var ms, os []result
 		var ratios []float64
+		var traced chan schedResult
 		for round := range *rounds {
 			prof := func(mode string) func() {
 				if round > 0 || *cpuProfile == "" {
@@ -87,6 +89,9 @@ func main() {
 				return startProfile(*cpuProfile + "-" + mode + ".prof")
 			}
 			stop := prof("metered")
+			if round == 0 && *sched {
+				traced = startTrace(metered.Admin, *dur)
+			}
 			m := drive(metered, created.Key, tg, *conc, *dur)
 			stop()
 			stop = prof("unmetered")
@@ -105,6 +110,14 @@ func main() {
 		if m.perCommit > 0 {
 			fmt.Printf("|  requests per commit of counts (metered): %.1f; mean commit %s, mean wait of a request for its count %s |\n",
 				m.perCommit, usec(m.commit), usec(m.wait))
+		}
+		if traced != nil {
+			if r := <-traced; r.err != nil {
+				fmt.Printf("|  trace of the metered server: %v |\n", r.err)
+			} else {
+				fmt.Printf("|  trace of the metered server, first round: the batcher blocked in the store %s; then waited for a core %s; other goroutines waited for a core %s |\n",
+					spread(r.stats.storeWaits), spread(r.stats.batcherRunDelays), spread(r.stats.otherRunDelays))
+			}
 		}
 		if *rounds > 1 {
 			fmt.Printf("|  ratios of the rounds: %s |\n", fmtRatios(ratios))
