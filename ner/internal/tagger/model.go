@@ -88,33 +88,74 @@ func (m *Model) buildTable(hashes []uint64) error {
 	return nil
 }
 
+// scoreBuf is Score's scratch space.
+type scoreBuf struct {
+	feats []uint64 // the mixed feature hashes of every token, one after another
+	ends  []int    // token i's features end at feats[ends[i]]
+	slots []uint64 // the slot each feature's probe starts at, as read
+	runs  []uint32 // each feature's run in packed: start<<8 | length, 0 for none
+	// touched keeps pass 2's loads, which are read only to bring the
+	// weights into the cache, from being compiled away.
+	touched uint32
+}
+
 // Score fills scores (len(toks)*T) with the feature weights of each token
-// of d; feats is scratch space, returned for reuse.
-func (m *Model) Score(d *Doc, scores []float32, feats []uint64) []uint64 {
+// of d.
+//
+// The weights are read for the whole sentence in passes rather than token
+// by token, for speed: the slot and weight tables are tens of megabytes,
+// so nearly every feature's slot, and its weights, are a cache (and TLB)
+// miss. Read one feature at a time, each miss waits on the last (the probe
+// branches on the loaded slot); a pass that only loads lets the processor
+// have many misses in flight, and the passes after it find the lines in
+// the cache. The sums are the same: each token's weights are added in the
+// same order.
+func (m *Model) Score(d *Doc, scores []float32, b *scoreBuf) {
 	T := m.T
+	feats, ends := b.feats[:0], b.ends[:0]
 	for i := range d.Toks {
-		feats = d.Features(feats[:0], i)
+		feats = d.Features(feats, i)
+		ends = append(ends, len(feats))
+	}
+	b.feats, b.ends = feats, ends
+	slots := slices.Grow(b.slots[:0], len(feats))[:len(feats)]
+	runs := slices.Grow(b.runs[:0], len(feats))[:len(feats)]
+	b.slots, b.runs = slots, runs
+	// Pass 1: each feature's first probe, loads only.
+	for k, h := range feats {
+		x := mix(h)
+		feats[k] = x
+		slots[k] = m.slots[x&m.mask]
+	}
+	// Pass 2: finish the probes (the next slots are mostly on the same
+	// line) and touch the start and end of each feature's weights.
+	var touch uint32
+	for k, x := range feats {
+		fp := fingerprint(x)
+		sl, j := slots[k], x&m.mask
+		for sl != 0 && sl>>32 != fp {
+			j = (j + 1) & m.mask
+			sl = m.slots[j]
+		}
+		run := uint32(sl) // start<<8 | length; 0 when sl is 0
+		runs[k] = run
+		if a, n := run>>8, run&0xff; n > 0 {
+			touch += m.packed[a] ^ m.packed[a+n-1]
+		}
+	}
+	b.touched = touch
+	// Pass 3: the sums.
+	k := 0
+	for i := range d.Toks {
 		row := scores[i*T : (i+1)*T]
 		clear(row)
-		for _, h := range feats {
-			x := mix(h)
-			fp := fingerprint(x)
-			for j := x & m.mask; ; j = (j + 1) & m.mask {
-				sl := m.slots[j]
-				if sl>>32 == fp {
-					a := uint32(sl>>8) & 0xffffff
-					for _, p := range m.packed[a : a+uint32(sl&0xff)] {
-						row[p>>16] += float32(int16(uint16(p)))
-					}
-					break
-				}
-				if sl == 0 {
-					break
-				}
+		for ; k < ends[i]; k++ {
+			a, n := runs[k]>>8, runs[k]&0xff
+			for _, p := range m.packed[a : a+n] {
+				row[p>>16] += float32(int16(uint16(p)))
 			}
 		}
 	}
-	return feats
 }
 
 // A Scheme is a tag encoding: BIO (Per 2: B, I) or BILOU (Per 4: B, I, L,
