@@ -94,6 +94,7 @@ type scoreBuf struct {
 	ends  []int    // token i's features end at feats[ends[i]]
 	slots []uint64 // the slot each feature's probe starts at, as read
 	runs  []uint32 // each feature's run in packed: start<<8 | length, 0 for none
+	sum   []int32  // one token's sums
 	// touched keeps pass 2's loads, which are read only to bring the
 	// weights into the cache, from being compiled away.
 	touched uint32
@@ -144,19 +145,43 @@ func (m *Model) Score(d *Doc, scores []float32, b *scoreBuf) {
 		}
 	}
 	b.touched = touch
-	// Pass 3: the sums.
+	// Pass 3: the sums, in integers: an int16 weight converted and added
+	// as float32 costs a dependent conversion and float add per weight.
+	// The result is the same: every partial sum of at most
+	// maxExactFeatures int16 weights is below 2^24, so float32 held it
+	// exactly too.
+	sum := slices.Grow(b.sum[:0], T)[:T]
+	b.sum = sum
 	k := 0
 	for i := range d.Toks {
 		row := scores[i*T : (i+1)*T]
-		clear(row)
+		if ends[i]-k > maxExactFeatures {
+			clear(row)
+			for ; k < ends[i]; k++ {
+				a, n := runs[k]>>8, runs[k]&0xff
+				for _, p := range m.packed[a : a+n] {
+					row[p>>16] += float32(int16(uint16(p)))
+				}
+			}
+			continue
+		}
+		clear(sum)
 		for ; k < ends[i]; k++ {
 			a, n := runs[k]>>8, runs[k]&0xff
 			for _, p := range m.packed[a : a+n] {
-				row[p>>16] += float32(int16(uint16(p)))
+				sum[p>>16] += int32(int16(uint16(p)))
 			}
+		}
+		for t, v := range sum {
+			row[t] = float32(v)
 		}
 	}
 }
+
+// maxExactFeatures is the most features a token may have for Score to sum
+// its weights as integers: 512 * 32768 = 2^24, the largest range in which
+// float32 holds every integer.
+const maxExactFeatures = 512
 
 // A Scheme is a tag encoding: BIO (Per 2: B, I) or BILOU (Per 4: B, I, L,
 // U). Tag 0 is O; label k's tags are 1+Per*k+pos.
