@@ -60,6 +60,6 @@ func (m *Model) Tag(dst []Chunk, text string, toks []Span, b *Buffers) []Chunk {
 	if len(b.prev) < m.T {
 		b.prev, b.cur = make([]float32, m.T), make([]float32, m.T)
 	}
-	b.tags = m.Scheme.Viterbi(scores, m.qtrans, n, b.back[:n*m.T], b.tags, b.prev, b.cur)
+	b.tags = m.Scheme.viterbi(scores, m.qtrans, m.qmax, n, b.back[:n*m.T], b.tags, b.prev, b.cur)
 	return m.Scheme.Chunks(dst, b.tags)
 }

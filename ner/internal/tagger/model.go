@@ -43,7 +43,8 @@ type Model struct {
 	mask   uint64
 	packed []uint32
 	qtrans []float32
-	qscale float32 // the real value of one quantized unit
+	qmax   []float32 // Scheme.maxFromClosed of qtrans
+	qscale float32   // the real value of one quantized unit
 }
 
 func fingerprint(mixed uint64) uint64 { return (mixed >> 32) | 1 }
@@ -77,6 +78,7 @@ func (m *Model) buildTable(hashes []uint64) error {
 		m.packed[k] = uint32(m.tag[k])<<16 | uint32(uint16(modelfile.Quantize16(v, scale)))
 	}
 	m.qtrans = Transpose(m.Trans, m.T, scale)
+	m.qmax = m.Scheme.maxFromClosed(m.qtrans)
 	for f, h := range hashes {
 		x := mix(h)
 		i := x & m.mask
@@ -277,6 +279,37 @@ func Transpose(trans []float32, T int, scale float32) []float32 {
 // constraints. back and tags are scratch space of at least n*T and n; cur
 // and prev of T each.
 func (s *Scheme) Viterbi(scores, trT []float32, n int, back []int32, tags []int, prev, cur []float32) []int {
+	return s.viterbi(scores, trT, nil, n, back, tags, prev, cur)
+}
+
+// maxFromClosed returns, for each tag t that may follow a closed tag, the
+// largest transition weight into t from a closed tag (zero for the other
+// tags), for trT laid out by Transpose: the bound viterbi prunes with.
+func (s *Scheme) maxFromClosed(trT []float32) []float32 {
+	T := s.T
+	out := make([]float32, T)
+	for t := range T {
+		if s.cont[t] {
+			continue
+		}
+		out[t] = float32(math.Inf(-1))
+		for _, p := range s.closed {
+			out[t] = max(out[t], trT[t*(T+1)+int(p)])
+		}
+	}
+	return out
+}
+
+// viterbi is Viterbi, pruned when closedMax (from maxFromClosed of trT) is
+// not nil. Most tags may follow any of the closed tags (O, and the
+// tags that end an entity: 37 of the ontonotes model's 73), and trying them all
+// for every tag was most of the decoding. Usually one previous closed tag
+// scores so far above the others that no transition weight can make up
+// the gap: when the second best previous score plus the largest
+// transition into t is still below the best one's path into t, that path
+// wins, and the full loop (which keeps the first of equal scores) would
+// have found the same score and tag, since float32 addition is monotonic.
+func (s *Scheme) viterbi(scores, trT, closedMax []float32, n int, back []int32, tags []int, prev, cur []float32) []int {
 	T := s.T
 	tags = tags[:0]
 	if n == 0 {
@@ -294,6 +327,19 @@ func (s *Scheme) Viterbi(scores, trT []float32, n int, back []int32, tags []int,
 	for i := 1; i < n; i++ {
 		row := scores[i*T : (i+1)*T]
 		bk := back[i*T : (i+1)*T]
+		// The best previous closed tag, and the second best score (equal
+		// to the best when two tie).
+		top, second, p1 := neg, neg, int32(-1)
+		if closedMax != nil {
+			for _, p := range s.closed {
+				switch v := prev[p]; {
+				case v > top:
+					top, second, p1 = v, top, p
+				case v > second:
+					second = v
+				}
+			}
+		}
 		for t := 0; t < T; t++ {
 			tr := trT[t*(T+1) : t*(T+1)+T]
 			best, arg := neg, int32(0)
@@ -303,6 +349,8 @@ func (s *Scheme) Viterbi(scores, trT []float32, n int, back []int32, tags []int,
 						best, arg = v, p
 					}
 				}
+			} else if v := top + tr[max(p1, 0)]; p1 >= 0 && second+closedMax[t] < v {
+				best, arg = v, p1
 			} else {
 				for _, p := range s.closed {
 					if v := prev[p] + tr[p]; v > best {

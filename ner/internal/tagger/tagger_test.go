@@ -2,6 +2,7 @@ package tagger
 
 import (
 	"bytes"
+	"math/rand/v2"
 	"strings"
 	"testing"
 
@@ -462,4 +463,42 @@ func TestExtra4Features(t *testing.T) {
 	assert.Contains(t, more, uint64(start(71).num(1).num(1).num(0)))
 	headline := features("CHINESE VICE PREMIER HE LIFENG MET THEM.", 3, true)
 	assert.Len(t, headline, len(features("CHINESE VICE PREMIER HE LIFENG MET THEM.", 3, false)))
+}
+
+// TestViterbiPruned checks that pruning by the best previous closed tag
+// never changes the tags: on random scores and transitions, some drawn
+// from a few integers so that scores tie, and some far apart so that the
+// pruning applies, for both schemes.
+func TestViterbiPruned(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	for _, tt := range []struct {
+		name   string
+		per, n int
+		draw   func() float32
+	}{
+		{"BIO ties", 2, 3, func() float32 { return float32(rng.IntN(3)) }},
+		{"BILOU ties", 4, 3, func() float32 { return float32(rng.IntN(3)) }},
+		{"BIO spread", 2, 5, func() float32 { return float32(rng.NormFloat64() * 100) }},
+		{"BILOU spread", 4, 18, func() float32 { return float32(rng.NormFloat64() * 100) }},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			s := NewScheme(tt.per, tt.n)
+			T := s.T
+			for range 200 {
+				n := 1 + rng.IntN(12)
+				scores := make([]float32, n*T)
+				for i := range scores {
+					scores[i] = tt.draw()
+				}
+				trans := make([]float32, (T+1)*T)
+				for i := range trans {
+					trans[i] = tt.draw() / 4
+				}
+				trT := Transpose(trans, T, 1)
+				want := s.Viterbi(scores, trT, n, make([]int32, n*T), nil, make([]float32, T), make([]float32, T))
+				got := s.viterbi(scores, trT, s.maxFromClosed(trT), n, make([]int32, n*T), nil, make([]float32, T), make([]float32, T))
+				require.Equal(t, want, got)
+			}
+		})
+	}
 }
