@@ -92,11 +92,11 @@ func (m *Model) buildTable(hashes []uint64) error {
 
 // scoreBuf is Score's scratch space.
 type scoreBuf struct {
-	feats []uint64 // the mixed feature hashes of every token, one after another
-	ends  []int    // token i's features end at feats[ends[i]]
-	slots []uint64 // the slot each feature's probe starts at, as read
-	runs  []uint32 // each feature's run in packed: start<<8 | length, 0 for none
-	sum   []int32  // one token's sums
+	feats []uint64   // the mixed feature hashes of every token, one after another
+	ends  []int      // token i's features end at feats[ends[i]]
+	slots []uint64   // the slot each feature's probe starts at, as read
+	runs  []uint32   // each feature's run in packed: start<<8 | length, 0 for none
+	sum   [256]int32 // one token's sums, by tag
 	// touched keeps pass 2's loads, which are read only to bring the
 	// weights into the cache, from being compiled away.
 	touched uint32
@@ -152,8 +152,6 @@ func (m *Model) Score(d *Doc, scores []float32, b *scoreBuf) {
 	// The result is the same: every partial sum of at most
 	// maxExactFeatures int16 weights is below 2^24, so float32 held it
 	// exactly too.
-	sum := slices.Grow(b.sum[:0], T)[:T]
-	b.sum = sum
 	k := 0
 	for i := range d.Toks {
 		row := scores[i*T : (i+1)*T]
@@ -167,15 +165,24 @@ func (m *Model) Score(d *Doc, scores []float32, b *scoreBuf) {
 			}
 			continue
 		}
-		clear(sum)
-		for ; k < ends[i]; k++ {
-			a, n := runs[k]>>8, runs[k]&0xff
-			for _, p := range m.packed[a : a+n] {
-				sum[p>>16] += int32(int16(uint16(p)))
-			}
-		}
-		for t, v := range sum {
+		clear(b.sum[:T])
+		m.addRuns(&b.sum, runs[k:ends[i]])
+		for t, v := range b.sum[:T] {
 			row[t] = float32(v)
+		}
+		k = ends[i]
+	}
+}
+
+// addRuns adds the weights of runs to sum. It is apart from Score, and sum
+// is indexed by a byte, so that the loop that reads a token's two thousand
+// or so weights keeps its values in registers and has no bounds checks
+// (written out in Score's loop, it spilled them to the stack).
+func (m *Model) addRuns(sum *[256]int32, runs []uint32) {
+	packed := m.packed
+	for _, r := range runs {
+		for _, p := range packed[r>>8 : r>>8+r&0xff] {
+			sum[uint8(p>>16)] += int32(int16(p))
 		}
 	}
 }
