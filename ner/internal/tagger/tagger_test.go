@@ -8,6 +8,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/textanalysis/go-textanalysis/internal/modelfile"
 )
 
 func words(text string) []string {
@@ -501,4 +503,58 @@ func TestViterbiPruned(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestScoreExact checks Score's sums (in integers, dense rows in lanes of
+// 32 bits) against the trained weights added one by one in float32, and
+// the float path Score takes for a token with too many features, with
+// dense rows for none, some or all of the features (the small model's
+// features have few tags).
+func TestScoreExact(t *testing.T) {
+	m, hashes, err := Train(flightSentences(), TrainOptions{Labels: []string{"PER", "LOC"}, Epochs: 2, MinCount: 1, Folds: 2, BILOU: true, Extra: true})
+	require.NoError(t, err)
+	index := map[uint64]int{}
+	for f, h := range hashes {
+		index[h] = f
+	}
+	T := m.T
+	for _, tt := range []struct {
+		name     string
+		denseMin int
+	}{
+		{"runs", T},
+		{"some dense", 2},
+		{"all dense", 1},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			require.NoError(t, m.buildTableDense(hashes, tt.denseMin))
+			for _, text := range []string{"Alice flew to Oslo today.", "Eve and Bob flew from Rome to Paris, then to Lima."} {
+				var b Buffers
+				d := &b.Doc
+				d.Extra = m.Extra
+				d.Reset(text, Tokenize(nil, text))
+				d.Prepare(m.Clus, m.Gaz, m.Ext)
+				scores := make([]float32, len(d.Toks)*T)
+				m.Score(d, scores, &b.score)
+				for i := range d.Toks {
+					feats := d.Features(nil, i)
+					want := make([]float32, T)
+					for _, h := range feats {
+						if f, ok := index[h]; ok {
+							for k := m.off[f]; k < m.off[f+1]; k++ {
+								want[m.tag[k]] += float32(modelfile.Quantize16(m.w[k], m.qscale))
+							}
+						}
+					}
+					assert.Equal(t, want, scores[i*T:(i+1)*T], "token %d of %q", i, text)
+					got := make([]float32, T)
+					for _, r := range b.score.runs[b.score.ends[i]-len(feats) : b.score.ends[i]] {
+						m.addFloat(got, r)
+					}
+					assert.Equal(t, want, got, "float path, token %d of %q", i, text)
+				}
+			}
+		})
+	}
+	assert.NotEmpty(t, m.dense)
 }
