@@ -558,3 +558,34 @@ func TestScoreExact(t *testing.T) {
 	}
 	assert.NotEmpty(t, m.dense)
 }
+
+// TestPhraseTable checks the gazetteer's read-only table against its map:
+// present and absent hashes, hash 0, and label sets of 0.
+func TestPhraseTable(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	phrases := map[uint64]uint64{0: 7, 1: 0, 1 << 63: 5}
+	for range 1000 {
+		phrases[rng.Uint64()] = rng.Uint64() & 0xff
+	}
+	p := newPhraseTable(phrases)
+	for _, tt := range []struct {
+		name string
+		h    uint64
+	}{
+		{"zero", 0}, {"set 0", 1}, {"top bit", 1 << 63}, {"absent", 2}, {"absent random", rng.Uint64()},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			want, wantOK := phrases[tt.h]
+			got, ok := p.get(tt.h)
+			assert.Equal(t, wantOK, ok)
+			assert.Equal(t, want, got)
+		})
+	}
+	for h, want := range phrases {
+		got, ok := p.get(h)
+		require.True(t, ok)
+		require.Equal(t, want, got)
+	}
+	_, ok := newPhraseTable(map[uint64]uint64{5: 1}).get(0)
+	assert.False(t, ok)
+}
