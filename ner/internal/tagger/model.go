@@ -40,8 +40,8 @@ type Model struct {
 	// number of tags), zero when empty; the fingerprint is the high half
 	// of the mixed hash (the low bits pick the slot). A feature with fewer
 	// than denseMin tags has a run of packed (tag<<16 | int16 weight)
-	// entries from packed[start]; one with more, a dense row of all T
-	// weights from dense[start*denseWords] (see addDense).
+	// entries from packed[start]; one with at least denseMin, a dense row
+	// of all T weights from dense[start*denseWords] (see addRuns).
 	slots      []uint64
 	mask       uint64
 	packed     []uint32
@@ -154,7 +154,7 @@ type scoreBuf struct {
 	feats []uint64    // the mixed feature hashes of every token, one after another
 	ends  []int       // token i's features end at feats[ends[i]]
 	slots []uint64    // the slot each feature's probe starts at, as read
-	runs  []uint32    // each feature's run in packed: start<<8 | length, 0 for none
+	runs  []uint32    // each feature's start<<8 | length (its slot's low half), 0 for none
 	sum   [256]int32  // one token's sums, by tag
 	dense [128]uint64 // one token's sums from dense rows, two tags a word (addRuns)
 	// touched keeps pass 2's loads, which are read only to bring the
@@ -171,8 +171,8 @@ type scoreBuf struct {
 // miss. Read one feature at a time, each miss waits on the last (the probe
 // branches on the loaded slot); a pass that only loads lets the processor
 // have many misses in flight, and the passes after it find the lines in
-// the cache. The sums are the same: each token's weights are added in the
-// same order.
+// the cache. The scores are the same as adding each weight in float32 (see
+// pass 3).
 func (m *Model) Score(d *Doc, scores []float32, b *scoreBuf) {
 	T := m.T
 	feats, ends := b.feats[:0], b.ends[:0]
