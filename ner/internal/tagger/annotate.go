@@ -5,7 +5,7 @@ package tagger
 type Buffers struct {
 	Toks   []Span
 	Doc    Doc
-	feats  []uint64
+	score  scoreBuf
 	scores []float32
 	back   []int32
 	tags   []int
@@ -56,10 +56,10 @@ func (m *Model) Tag(dst []Chunk, text string, toks []Span, b *Buffers) []Chunk {
 		b.back = make([]int32, n*m.T)
 	}
 	scores := b.scores[:n*m.T]
-	b.feats = m.Score(d, scores, b.feats)
+	m.Score(d, scores, &b.score)
 	if len(b.prev) < m.T {
 		b.prev, b.cur = make([]float32, m.T), make([]float32, m.T)
 	}
-	b.tags = m.Scheme.Viterbi(scores, m.qtrans, n, b.back[:n*m.T], b.tags, b.prev, b.cur)
+	b.tags = m.Scheme.viterbi(scores, m.qtrans, m.qmax, n, b.back[:n*m.T], b.tags, b.prev, b.cur)
 	return m.Scheme.Chunks(dst, b.tags)
 }

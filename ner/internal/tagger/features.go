@@ -37,6 +37,9 @@ type Doc struct {
 	// capitals on words usually written in lower case).
 	Extra4 bool
 	gaz    [][]uint64
+	// gazQ and gazTouched are Gazetteer.features' scratch space.
+	gazQ       []phraseQuery
+	gazTouched uint64
 }
 
 // Reset prepares d for the tokens toks of text.

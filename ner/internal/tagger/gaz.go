@@ -29,6 +29,75 @@ type Gazetteer struct {
 	// as one feature ("GPE+PERSON": London) and its primary label (the
 	// label of its most frequent sense; PrimaryShift).
 	Sets bool
+
+	// table is a read-only copy of Phrases for look-ups, built when a
+	// gazetteer is read and dropped by AddBits: once read, Phrases
+	// changes through AddBits only.
+	table *phraseTable
+}
+
+// A phraseTable is an open-addressing hash table from phrase hash to label
+// set. A sentence looks up each of its tokens' phrases of up to MaxLen
+// tokens (six or so per token, nearly all absent), and those of a
+// Go map, a few megabytes of it, mostly miss the caches one after the
+// other; features looks the sentence's phrases up in passes instead, as
+// Model.Score does, so that the misses overlap.
+type phraseTable struct {
+	slots   [][2]uint64 // {hash, label set}; hash 0 marks an empty slot
+	mask    uint64
+	zero    uint64 // the label set of hash 0, when hasZero
+	hasZero bool
+}
+
+func newPhraseTable(phrases map[uint64]uint64) *phraseTable {
+	size := 1
+	for size < 2*len(phrases)+1 {
+		size <<= 1
+	}
+	p := &phraseTable{slots: make([][2]uint64, size), mask: uint64(size - 1)}
+	for h, set := range phrases {
+		if h == 0 {
+			p.zero, p.hasZero = set, true
+			continue
+		}
+		i := mix(h) & p.mask
+		for p.slots[i][0] != 0 {
+			i = (i + 1) & p.mask
+		}
+		p.slots[i] = [2]uint64{h, set}
+	}
+	return p
+}
+
+// get is a look-up of Phrases, in the table when there is one.
+func (g *Gazetteer) get(h uint64) (uint64, bool) {
+	if g.table == nil {
+		set, ok := g.Phrases[h]
+		return set, ok
+	}
+	return g.table.get(h)
+}
+
+func (p *phraseTable) get(h uint64) (uint64, bool) {
+	if h == 0 {
+		return p.zero, p.hasZero
+	}
+	for i := mix(h) & p.mask; ; i = (i + 1) & p.mask {
+		switch p.slots[i][0] {
+		case h:
+			return p.slots[i][1], true
+		case 0:
+			return 0, false
+		}
+	}
+}
+
+// A phraseQuery is a phrase of features' sentence: its tokens [i, i+l)
+// and hash, as written or (lower) in lower case.
+type phraseQuery struct {
+	h     uint64
+	i, l  int32
+	lower bool
 }
 
 // PrimaryShift: in an external gazetteer's label set, bits 24 to 28
@@ -109,6 +178,7 @@ func (g *Gazetteer) AddBits(text string, toks []Span, bits uint32) {
 	if len(toks) == 0 || len(toks) > g.MaxLen {
 		return
 	}
+	g.table = nil
 	or := func(h uint64, shift uint) {
 		old := g.Phrases[h]
 		b := uint64(bits) << shift
@@ -170,14 +240,15 @@ func (g *Gazetteer) features(d *Doc) {
 			set >>= 1
 		}
 	}
+	// The phrases in the order their features are emitted: by first
+	// token, as written then in lower case, shortest first.
+	qs := d.gazQ[:0]
 	for i := 0; i < n; i++ {
 		h := start(60)
 		for l := 1; l <= g.MaxLen && i+l <= n; l++ {
 			t := d.Toks[i+l-1]
 			h = h.str(d.Text[t.Start:t.End]).sep()
-			if set, ok := g.Phrases[uint64(h)]; ok {
-				emit(i, l, set&0xffffffff, cased)
-			}
+			qs = append(qs, phraseQuery{h: uint64(h), i: int32(i), l: int32(l)})
 		}
 		if !g.Lower || !g.LowerAll && !d.caps && !d.lows {
 			continue
@@ -190,9 +261,27 @@ func (g *Gazetteer) features(d *Doc) {
 				h = h.bytes(b[:utf8.EncodeRune(b[:], unicode.ToLower(r))])
 			}
 			h = h.sep()
-			if set, ok := g.Phrases[uint64(h)]; ok {
-				emit(i, l, set>>32, lower)
-			}
+			qs = append(qs, phraseQuery{h: uint64(h), i: int32(i), l: int32(l), lower: true})
+		}
+	}
+	d.gazQ = qs
+	if p := g.table; p != nil {
+		// Each phrase's first slot, loads only, so that their misses
+		// overlap; the look-ups after it find them in the cache.
+		var touch uint64
+		for _, q := range qs {
+			touch += p.slots[mix(q.h)&p.mask][0]
+		}
+		d.gazTouched = touch
+	}
+	for _, q := range qs {
+		set, ok := g.get(q.h)
+		switch {
+		case !ok:
+		case q.lower:
+			emit(int(q.i), int(q.l), set>>32, lower)
+		default:
+			emit(int(q.i), int(q.l), set&0xffffffff, cased)
 		}
 	}
 	d.gaz = per
@@ -225,5 +314,6 @@ func readGazetteer(r *modelfile.Reader) *Gazetteer {
 		last += r.Uvarint()
 		g.Phrases[last] = r.Uvarint()
 	}
+	g.table = newPhraseTable(g.Phrases)
 	return g
 }

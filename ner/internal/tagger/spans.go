@@ -70,9 +70,11 @@ func (g *Gazetteer) Lookup(text string, toks []Span) (cased, lower uint32) {
 	if g == nil || len(toks) == 0 || len(toks) > g.MaxLen {
 		return 0, 0
 	}
-	cased = uint32(g.Phrases[phraseHash(text, toks)])
+	set, _ := g.get(phraseHash(text, toks))
+	cased = uint32(set)
 	if g.Lower {
-		lower = uint32(g.Phrases[lowerHash(text, toks)] >> 32)
+		set, _ := g.get(lowerHash(text, toks))
+		lower = uint32(set >> 32)
 	}
 	return cased, lower
 }

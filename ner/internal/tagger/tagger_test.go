@@ -2,11 +2,14 @@ package tagger
 
 import (
 	"bytes"
+	"math/rand/v2"
 	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/textanalysis/go-textanalysis/internal/modelfile"
 )
 
 func words(text string) []string {
@@ -462,4 +465,127 @@ func TestExtra4Features(t *testing.T) {
 	assert.Contains(t, more, uint64(start(71).num(1).num(1).num(0)))
 	headline := features("CHINESE VICE PREMIER HE LIFENG MET THEM.", 3, true)
 	assert.Len(t, headline, len(features("CHINESE VICE PREMIER HE LIFENG MET THEM.", 3, false)))
+}
+
+// TestViterbiPruned checks that pruning by the best previous closed tag
+// never changes the tags: on random scores and transitions, some drawn
+// from a few integers so that scores tie, and some far apart so that the
+// pruning applies, for both schemes.
+func TestViterbiPruned(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	for _, tt := range []struct {
+		name   string
+		per, n int
+		draw   func() float32
+	}{
+		{"BIO ties", 2, 3, func() float32 { return float32(rng.IntN(3)) }},
+		{"BILOU ties", 4, 3, func() float32 { return float32(rng.IntN(3)) }},
+		{"BIO spread", 2, 5, func() float32 { return float32(rng.NormFloat64() * 100) }},
+		{"BILOU spread", 4, 18, func() float32 { return float32(rng.NormFloat64() * 100) }},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			s := NewScheme(tt.per, tt.n)
+			T := s.T
+			for range 200 {
+				n := 1 + rng.IntN(12)
+				scores := make([]float32, n*T)
+				for i := range scores {
+					scores[i] = tt.draw()
+				}
+				trans := make([]float32, (T+1)*T)
+				for i := range trans {
+					trans[i] = tt.draw() / 4
+				}
+				trT := Transpose(trans, T, 1)
+				want := s.Viterbi(scores, trT, n, make([]int32, n*T), nil, make([]float32, T), make([]float32, T))
+				got := s.viterbi(scores, trT, s.maxFromClosed(trT), n, make([]int32, n*T), nil, make([]float32, T), make([]float32, T))
+				require.Equal(t, want, got)
+			}
+		})
+	}
+}
+
+// TestScoreExact checks Score's sums (in integers, dense rows in lanes of
+// 32 bits) against the trained weights added one by one in float32, and
+// the float path Score takes for a token with too many features, with
+// dense rows for none, some or all of the features (the small model's
+// features have few tags).
+func TestScoreExact(t *testing.T) {
+	m, hashes, err := Train(flightSentences(), TrainOptions{Labels: []string{"PER", "LOC"}, Epochs: 2, MinCount: 1, Folds: 2, BILOU: true, Extra: true})
+	require.NoError(t, err)
+	index := map[uint64]int{}
+	for f, h := range hashes {
+		index[h] = f
+	}
+	T := m.T
+	for _, tt := range []struct {
+		name     string
+		denseMin int
+	}{
+		{"runs", T},
+		{"some dense", 2},
+		{"all dense", 1},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			require.NoError(t, m.buildTableDense(hashes, tt.denseMin))
+			for _, text := range []string{"Alice flew to Oslo today.", "Eve and Bob flew from Rome to Paris, then to Lima."} {
+				var b Buffers
+				d := &b.Doc
+				d.Extra = m.Extra
+				d.Reset(text, Tokenize(nil, text))
+				d.Prepare(m.Clus, m.Gaz, m.Ext)
+				scores := make([]float32, len(d.Toks)*T)
+				m.Score(d, scores, &b.score)
+				for i := range d.Toks {
+					feats := d.Features(nil, i)
+					want := make([]float32, T)
+					for _, h := range feats {
+						if f, ok := index[h]; ok {
+							for k := m.off[f]; k < m.off[f+1]; k++ {
+								want[m.tag[k]] += float32(modelfile.Quantize16(m.w[k], m.qscale))
+							}
+						}
+					}
+					assert.Equal(t, want, scores[i*T:(i+1)*T], "token %d of %q", i, text)
+					got := make([]float32, T)
+					for _, r := range b.score.runs[b.score.ends[i]-len(feats) : b.score.ends[i]] {
+						m.addFloat(got, r)
+					}
+					assert.Equal(t, want, got, "float path, token %d of %q", i, text)
+				}
+			}
+		})
+	}
+	assert.NotEmpty(t, m.dense)
+}
+
+// TestPhraseTable checks the gazetteer's read-only table against its map:
+// present and absent hashes, hash 0, and label sets of 0.
+func TestPhraseTable(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	phrases := map[uint64]uint64{0: 7, 1: 0, 1 << 63: 5}
+	for range 1000 {
+		phrases[rng.Uint64()] = rng.Uint64() & 0xff
+	}
+	p := newPhraseTable(phrases)
+	for _, tt := range []struct {
+		name string
+		h    uint64
+	}{
+		{"zero", 0}, {"set 0", 1}, {"top bit", 1 << 63}, {"absent", 2}, {"absent random", rng.Uint64()},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			want, wantOK := phrases[tt.h]
+			got, ok := p.get(tt.h)
+			assert.Equal(t, wantOK, ok)
+			assert.Equal(t, want, got)
+		})
+	}
+	for h, want := range phrases {
+		got, ok := p.get(h)
+		require.True(t, ok)
+		require.Equal(t, want, got)
+	}
+	_, ok := newPhraseTable(map[uint64]uint64{5: 1}).get(0)
+	assert.False(t, ok)
 }
