@@ -80,14 +80,28 @@ import (
 // (counts committed with synchronous_commit off and a durable flush
 // behind them, 4 batches under way), alternating with this design:
 // 0.31 and 0.41 against 0.39 and 0.40, commits of 1.0-1.3 ms with 3.9-4.6
-// requests each: still no gain. The commit is slow in the server, not in
-// PostgreSQL: pgbench, one client running the same one-row UPDATE while
-// bench/load drove the unmetered server (cores saturated), took 293 µs a
-// commit (171 µs with synchronous_commit off), against the 580-680 µs
-// the batcher sees. The rest is the wait of the batcher's goroutine for a
-// P once its answer has arrived: the Go scheduler has no priorities, and
-// the goroutine queues behind the request handlers the same network poll
-// woke. renice -10 of PostgreSQL's processes: 0.42 against 0.40. With
+// requests each: still no gain. pgbench, one client running the same
+// one-row UPDATE while bench/load drove the unmetered server (cores
+// saturated), took 293 µs a commit (171 µs with synchronous_commit off),
+// against the 580-680 µs the batcher sees. That is not the Go scheduler:
+// an execution trace of the metered server (go run ./bench/load -d 8s -c
+// 16 -only sentiment -sched, quiet machine) shows the batcher's goroutine
+// running 0.3 µs (median; mean 19 µs) after PostgreSQL's answer made it
+// runnable, while it was blocked in the store for 561 µs (median; mean
+// 658, p90 1,016). One caller's durable commit on an idle machine takes
+// 393-475 µs (BenchmarkConsume in store/postgres) with fdatasync at
+// 155-166 µs (pg_test_fsync): the round trip, the backend's wake-ups and
+// the flush, slower again when the backend waits for a core behind the
+// server and the load generator on the two shared cores. With 16 clients
+// each request waits for the commit under way and then its own (about
+// 1.5 such commits, 0.9 ms mean by /metrics), so PostgreSQL with durable
+// commits cannot reach 0.8 here whatever the server does: 0.8 of the
+// unmetered rate (about 16,000 requests a second) leaves each of the 16
+// clients 1.0 ms a request, less than that wait plus the request's own
+// time (0.6-0.8 ms unmetered, p50). Skipping gather's wait after a slow
+// commit (slowCommit out of reach), alternating, rounds 3: 0.39 and 0.41
+// against 0.40 and 0.41 (7.2 requests per commit against 9.5): no change.
+// renice -10 of PostgreSQL's processes: 0.42 against 0.40. With
 // GOMAXPROCS 1 or 4 for both programs: 0.40 and 0.34. A longer gather on
 // SQLite (BatchWait 150 µs, 400 µs): 0.74 and 0.69 against 0.76, batches
 // of 5.0 and 9.7 requests against 5.0: fewer commits, but the wait costs
