@@ -98,14 +98,7 @@ func TestAdminListenerOffAndBusy(t *testing.T) {
 // command line (which may hold a database password) is not served, and a
 // profile's length is bounded.
 func TestAdminProfiles(t *testing.T) {
-	an, err := testAnalyzer()
-	require.NoError(t, err)
-	srv, err := New(Config{}, an)
-	require.NoError(t, err)
-	public := httptest.NewServer(srv)
-	t.Cleanup(public.Close)
-	admin := httptest.NewServer(srv.AdminHandler())
-	t.Cleanup(admin.Close)
+	public, admin := publicAndAdmin(t)
 
 	for _, tc := range []struct {
 		path   string
@@ -129,4 +122,19 @@ func TestAdminProfiles(t *testing.T) {
 	}
 	res := do(t, "GET", admin.URL+"/debug/pprof/goroutine?debug=1", "")
 	assert.Contains(t, res.body, "goroutine profile:", "a readable goroutine dump")
+}
+
+// publicAndAdmin serves a default Server's public handler and its admin
+// handler, each on a test server of its own.
+func publicAndAdmin(t *testing.T) (public, admin *httptest.Server) {
+	t.Helper()
+	an, err := testAnalyzer()
+	require.NoError(t, err)
+	srv, err := New(Config{}, an)
+	require.NoError(t, err)
+	public = httptest.NewServer(srv)
+	t.Cleanup(public.Close)
+	admin = httptest.NewServer(srv.AdminHandler())
+	t.Cleanup(admin.Close)
+	return public, admin
 }

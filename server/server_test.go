@@ -310,14 +310,7 @@ func TestPanicAnswers500WithRequestID(t *testing.T) {
 }
 
 func TestHealthReadyAndMetrics(t *testing.T) {
-	an, err := testAnalyzer()
-	require.NoError(t, err)
-	srv, err := New(Config{}, an)
-	require.NoError(t, err)
-	ts := httptest.NewServer(srv)
-	t.Cleanup(ts.Close)
-	admin := httptest.NewServer(srv.AdminHandler())
-	t.Cleanup(admin.Close)
+	ts, admin := publicAndAdmin(t)
 	for _, p := range []string{"/healthz", "/readyz"} {
 		assert.Equal(t, http.StatusOK, do(t, "GET", ts.URL+p, "").status, p)
 		assert.Equal(t, http.StatusOK, do(t, "GET", admin.URL+p, "").status, "admin "+p)
