@@ -255,6 +255,26 @@
 // word that the raters still rated mildly ("Pizza time." +0.9, "Just
 // landed in houston." +0.6), which VADER scores 0 and so misses as well.
 //
+// The bands and TauTweet (measured and left out, dev -use-label; the
+// TauTweet rows patch the shipped model's threshold, the others retrain
+// the neutral side with -pol-from the shipped weights):
+//
+//	                     TweetEval     VADER tweets            UCI    SST          Amazon (F1)
+//	                     acc  F1       binary  acc   F1
+//	shipped (0.49)       .766 .684     .915    .869  .709      .874   .828 (.579)  .752 (.607)
+//	TauTweet 0.45        .785 .672     .923    .875  .708      .875   .828 (.579)  .753 (.603)
+//	TauTweet 0.40        .818 .662     .927    .876  .703      .875   .829 (.580)  .753 (.600)
+//	-tweet-band 0 (0.51) .752 .684     .914    .865  .689      .876   .828 (.572)  .755 (.605)
+//	-band 0 (tau 0.32)   .765 .683     .915    .869  .709      .881   .836 (.565)  .761 (.587)
+//
+// 0.45 is the low end of the flat range the program chooses TauTweet
+// from (0.45-0.54 within -band-tol). It meets the VADER tweets' binary
+// target by 0.002 on dev but not their 3-class ones, and costs TweetEval
+// 0.012 of macro-F1; no threshold moves 3-class accuracy past 0.876,
+// since its errors are signs (compound-sign binary accuracy is already
+// 0.940 there). -band 0 trades 3-class macro-F1 on SST and Amazon for
+// binary accuracy on the same sets.
+//
 // Lexicon classes (measured and left out, the experiment code is not
 // kept): every word of VADER's lexicon rated 1 or more in magnitude also
 // gave the word model a class feature, "<lexclass:neg>" or
