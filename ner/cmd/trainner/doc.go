@@ -25,6 +25,12 @@
 // -clusters-from takes the word clusters of a model file, so that these
 // taggers read the clusters of the model the second stage will follow.
 //
+// With -crf the same features are trained as a linear-chain CRF
+// (conditional log-likelihood with L2, averaged SGD; -crf-rate, -crf-l2,
+// -crf-min-marginal, and -crf-prune for the pruning unless -prune is
+// given) instead of by the averaged perceptron; measured, not shipped (see
+// the ner README's rounds).
+//
 // The external gazetteer (-ext-gaz) is written by ner/cmd/mkgaz from WordNet
 // and tzdata; it holds nothing from the training or development data. The
 // tagger with it was measured and not shipped; the second stage

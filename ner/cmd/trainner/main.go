@@ -59,6 +59,11 @@ func main() {
 	heldout := flag.Int("heldout", 0, "hold out every Nth document of -train and report F1 on it after each epoch (to choose -epochs without the dev set)")
 	heldoutCase := flag.Bool("heldout-case", false, "with -heldout, also report the final model's F1 on upper- and lower-cased copies of the held-out documents")
 	evalModel := flag.String("eval-model", "", "only report the held-out F1 (-heldout, -heldout-case) of this model file and exit")
+	crf := flag.Bool("crf", false, "train the weights as a linear-chain CRF (log-likelihood with L2, averaged SGD) rather than by the perceptron; -prune then defaults to -crf-prune")
+	crfRate := flag.Float64("crf-rate", 0.02, "with -crf, the initial SGD step")
+	crfL2 := flag.Float64("crf-l2", 1e-6, "with -crf, the L2 regulariser per sentence")
+	crfMinMarg := flag.Float64("crf-min-marginal", 1e-3, "with -crf, a token's features are updated for the gold tag and the tags whose marginal exceeds this")
+	crfPrune := flag.Float64("crf-prune", 0.01, "with -crf and no -prune, drop averaged weights smaller than this (the CRF's weights are on another scale than the perceptron's)")
 	tokcheck := flag.Bool("tokcheck", false, "only report entities whose boundaries miss token boundaries")
 	flag.Parse()
 	log.SetFlags(log.Ltime)
@@ -187,6 +192,15 @@ func main() {
 		}
 		log.Printf("external gazetteer: %d phrases", len(ext.Phrases))
 	}
+	var crfOpt *tagger.CRFOptions
+	if *crf {
+		crfOpt = &tagger.CRFOptions{Rate: *crfRate, L2: *crfL2, MinMarginal: *crfMinMarg}
+		pruneSet := false
+		flag.Visit(func(f *flag.Flag) { pruneSet = pruneSet || f.Name == "prune" })
+		if !pruneSet {
+			*prune = *crfPrune
+		}
+	}
 	var onEpoch func(int, *tagger.Model)
 	if held != nil {
 		onEpoch = func(ep int, m *tagger.Model) {
@@ -197,7 +211,7 @@ func main() {
 	topt := tagger.TrainOptions{
 		Labels: ls, Epochs: *epochs, MinCount: *minCount, Prune: float32(*prune),
 		Folds: *folds, Clusters: clus, Extra: *extra, Extra2: *extra2, Extra3: *extra3, Extra4: *extra4, Margin: float32(*margin), BILOU: *bilou, GazLower: *gazLower, GazLowerAll: *gazLowerAll, Ext: ext, Seeds: *seeds, Logf: log.Printf,
-		OnEpoch: onEpoch,
+		OnEpoch: onEpoch, CRF: crfOpt,
 	}
 	if *oofOut != "" {
 		if err := runOOF(tr, topt, *oofFolds, *oofOut); err != nil {

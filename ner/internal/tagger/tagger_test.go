@@ -97,6 +97,9 @@ func TestTrainRoundTrip(t *testing.T) {
 	for _, opt := range []TrainOptions{
 		{Labels: []string{"PER", "LOC"}, Epochs: 5, MinCount: 1, Folds: 2, BILOU: true, Extra: true},
 		{Labels: []string{"PER", "LOC"}, Epochs: 5, MinCount: 1, Folds: 2, BILOU: true, Extra: true, Extra2: true, Extra3: true, Extra4: true, Clusters: clus},
+		// The CRF path: same features, file and averaging.
+		{Labels: []string{"PER", "LOC"}, Epochs: 5, MinCount: 1, Folds: 2, BILOU: true, Extra: true, Prune: 0.001, CRF: &CRFOptions{Rate: 0.1}},
+		{Labels: []string{"PER", "LOC"}, Epochs: 5, MinCount: 1, Folds: 2, Extra: true, Prune: 0.001, Seeds: 2, CRF: &CRFOptions{Rate: 0.1}},
 	} {
 		m, hashes, err := Train(sents, opt)
 		require.NoError(t, err)

@@ -36,7 +36,12 @@ type TrainOptions struct {
 	// and averages the averaged weights (a cheap ensemble: features are
 	// extracted once).
 	Seeds int
-	Logf  func(format string, args ...any)
+	// CRF, when set, trains the weights as a linear-chain CRF rather
+	// than by the perceptron (Epochs, Seeds and MinCount keep their
+	// meaning; Prune applies to the CRF's weights, on another scale than
+	// the perceptron's; Margin is unused). Nil: the perceptron.
+	CRF  *CRFOptions
+	Logf func(format string, args ...any)
 	// OnEpoch, when set, is called after every epoch but the last with
 	// the averaged model so far (to choose the number of epochs on
 	// held-out data).
@@ -203,6 +208,9 @@ func Train(train []Sentence, opt TrainOptions) (*Model, []uint64, error) {
 	}
 	flat, ids = nil, nil
 	logf("features: %d kept, %d occurrences (%s)", len(hashes), len(fid), time.Since(t0))
+	if opt.CRF != nil {
+		return trainCRF(exs, fid, featOff, hashes, sch, full, opt, logf, t0)
+	}
 
 	nf := len(hashes)
 	w := make([]float32, nf*T)
