@@ -257,16 +257,7 @@ func trainCRF(exs []example, fid []int32, featOff []int, hashes []uint64, sch *S
 				}
 				for i := 0; i < n; i++ {
 					row := sc32[i*T : (i+1)*T]
-					clear(row)
-					for _, f := range fid[featOff[ex.off+i]:featOff[ex.off+i+1]] {
-						if f < 0 {
-							continue
-						}
-						ws := v[int(f)*T : int(f)*T+T]
-						for t := range row {
-							row[t] += ws[t]
-						}
-					}
+					sumWeights(row, v, fid[featOff[ex.off+i]:featOff[ex.off+i+1]])
 					for t, x := range row {
 						sc[i*T+t] = s * float64(x)
 					}

@@ -257,17 +257,7 @@ func Train(train []Sentence, opt TrainOptions) (*Model, []uint64, error) {
 				}
 				sc := scores[:n*T]
 				for i := 0; i < n; i++ {
-					row := sc[i*T : (i+1)*T]
-					clear(row)
-					for _, f := range fid[featOff[ex.off+i]:featOff[ex.off+i+1]] {
-						if f < 0 {
-							continue
-						}
-						ws := w[int(f)*T : int(f)*T+T]
-						for t := range row {
-							row[t] += ws[t]
-						}
-					}
+					sumWeights(sc[i*T:(i+1)*T], w, fid[featOff[ex.off+i]:featOff[ex.off+i+1]])
 				}
 				if opt.Margin > 0 {
 					for i := 0; i < n; i++ {
@@ -341,6 +331,23 @@ func Train(train []Sentence, opt TrainOptions) (*Model, []uint64, error) {
 	}
 	logf("model: %d features, %d weights (%s)", len(kept), len(m.w), time.Since(t0))
 	return m, kept, nil
+}
+
+// sumWeights sets row (one token's T scores) to the sum of the weight rows
+// in w of the features fids; a negative ID is a feature the model does not
+// keep.
+func sumWeights(row, w []float32, fids []int32) {
+	T := len(row)
+	clear(row)
+	for _, f := range fids {
+		if f < 0 {
+			continue
+		}
+		ws := w[int(f)*T : int(f)*T+T]
+		for t := range row {
+			row[t] += ws[t]
+		}
+	}
 }
 
 // average returns the model of the averaged weights (w less u/c), pruned,
