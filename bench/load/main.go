@@ -38,6 +38,7 @@ func main() {
 	only := flag.String("only", "", "run only operations whose name contains this")
 	cpuProfile := flag.String("cpuprofile", "", "write this load generator's CPU profiles of the first round to FILE-metered.prof and FILE-unmetered.prof")
 	sched := flag.Bool("sched", false, "take an execution trace of the metered server in the first round (half of -d, from its admin address) and print where its group commit's time goes in the Go scheduler")
+	serverProfile := flag.String("serverprofile", "", "write the servers' CPU profiles of the first round (half of -d, from their admin addresses) to FILE-metered.prof and FILE-unmetered.prof")
 	rounds := flag.Int("rounds", 1, "alternate metered and unmetered this many times per operation and report medians (the machine's load changes between runs)")
 	flag.Parse()
 	if *dur > 5*time.Minute || *conc > 256 || *rounds < 1 || *rounds > 50 {
@@ -64,7 +65,11 @@ func main() {
 	// its group commit's counters.
 	metered := serve(*bin, env, dir, "", "--rate-scale", "10000")
 	defer metered.Stop()
-	open := serve(*bin, env, dir, "off", "--no-keys")
+	openAdmin := "off"
+	if *serverProfile != "" {
+		openAdmin = ""
+	}
+	open := serve(*bin, env, dir, openAdmin, "--no-keys")
 	defer open.Stop()
 
 	fmt.Printf("concurrency %d, %s per operation and mode, store %s", *conc, *dur, storeKind(dbURL))
@@ -88,15 +93,30 @@ func main() {
 				}
 				return startProfile(*cpuProfile + "-" + mode + ".prof")
 			}
+			serverProf := func(p *serveproc.Proc, mode string) chan error {
+				if round > 0 || *serverProfile == "" {
+					return nil
+				}
+				return fetchProfile(p.Admin, *serverProfile+"-"+mode+".prof", *dur)
+			}
 			stop := prof("metered")
 			if round == 0 && *sched {
 				traced = startTrace(metered.Admin, *dur)
 			}
+			mp := serverProf(metered, "metered")
 			m := drive(metered, created.Key, tg, *conc, *dur)
 			stop()
 			stop = prof("unmetered")
+			op := serverProf(open, "unmetered")
 			o := drive(open, "", tg, *conc, *dur)
 			stop()
+			for _, c := range []chan error{mp, op} {
+				if c != nil {
+					if err := <-c; err != nil {
+						log.Printf("server profile: %v", err)
+					}
+				}
+			}
 			ms, os = append(ms, m), append(os, o)
 			ratios = append(ratios, m.rps/o.rps)
 		}
@@ -340,6 +360,37 @@ func meterCounters(admin string) (m meterCount) {
 // meterCount is what /metrics says of the group commit so far.
 type meterCount struct {
 	commits, counted, commitSeconds, waitSeconds float64
+}
+
+// fetchProfile saves a server's CPU profile, taken from its admin
+// address over the middle half of a run of dur, to file.
+func fetchProfile(admin, file string, dur time.Duration) chan error {
+	out := make(chan error, 1)
+	secs := min(max(int(dur.Seconds()/2), 1), 25)
+	go func() {
+		time.Sleep(dur / 4)
+		r, err := http.Get(fmt.Sprintf("%s/debug/pprof/profile?seconds=%d", admin, secs))
+		if err != nil {
+			out <- err
+			return
+		}
+		defer r.Body.Close()
+		if r.StatusCode != http.StatusOK {
+			out <- fmt.Errorf("%s: %s", admin, r.Status)
+			return
+		}
+		f, err := os.Create(file)
+		if err != nil {
+			out <- err
+			return
+		}
+		_, err = io.Copy(f, r.Body)
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+		out <- err
+	}()
+	return out
 }
 
 // startProfile profiles this process's CPU into file until the returned
