@@ -69,8 +69,10 @@
 //     or "!"), gets all zeros and the label "neutral".
 //
 // Idioms whose negator does not negate ("I can't recommend it enough",
-// "couldn't be happier", "couldn't be worse") are read without the
-// negation, and their negator does not weigh as "not".
+// "couldn't be happier", "couldn't have been simpler", "I can't tell you
+// how disappointed I was") are read without the negation, by the word
+// model and by the hybrid's VADER scores alike, and their negator does
+// not weigh as "not".
 //
 // [ModelVADER] is a faithful
 // port of VADER (Hutto & Gilbert 2014, the vaderSentiment 3.3.2 Python

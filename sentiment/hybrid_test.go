@@ -220,6 +220,11 @@ func TestHybridIdioms(t *testing.T) {
 		{"Not bad at all.", LabelPositive},
 		{"Support never answered my emails.", LabelNegative},
 		{"It doesn't work.", LabelNegative},
+		{"It couldn't have been better.", LabelPositive},
+		{"Setup couldn't have been simpler.", LabelPositive},
+		{"I can't tell you how disappointed I was.", LabelNegative},
+		{"Words cannot describe how bad this movie is.", LabelNegative},
+		{"I can't believe how good this is.", LabelPositive},
 	}
 	for _, tt := range tests {
 		t.Run(tt.text, func(t *testing.T) {

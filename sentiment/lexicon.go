@@ -77,6 +77,9 @@ var vaderMissing = map[string]float64{"heart": 3.2, "hearts": 3.3}
 type vaderTables struct {
 	words  map[string]wordInfo
 	emojis map[rune]string // single code point emoji → description
+	// idioms reads the idioms whose negator does not negate as the
+	// hybrid's word model does (see idiomNegators); the reference does not.
+	idioms bool
 }
 
 // loadVADER builds the tables once per process.
@@ -169,7 +172,7 @@ var hybridSupplement = map[string]float64{
 // added: what the hybrid model's VADER features read.
 var loadHybridVADER = sync.OnceValue(func() *vaderTables {
 	base := loadVADER()
-	t := &vaderTables{words: make(map[string]wordInfo, len(base.words)+len(hybridSupplement)), emojis: base.emojis}
+	t := &vaderTables{words: make(map[string]wordInfo, len(base.words)+len(hybridSupplement)), emojis: base.emojis, idioms: true}
 	for w, wi := range base.words {
 		t.words[w] = wi
 	}

@@ -7,6 +7,8 @@ import (
 	"sync"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/textanalysis/go-textanalysis/sentiment/internal/lr"
 )
 
 // scores are VADER's four numbers, rounded as the reference rounds them.
@@ -20,6 +22,9 @@ type token struct {
 	info       wordInfo
 	upper      bool // Python's str.isupper
 	start, end int  // byte offsets of the unstripped word in the scored text
+	// stop says the unstripped word ends a clause (".", "!", "?", ";");
+	// plain marks a negator that does not negate (see idiomNegators).
+	stop, plain bool
 }
 
 // vaderScratch is per-call working memory, pooled to keep Analyze cheap.
@@ -46,7 +51,7 @@ func (v *vader) polarity(text string) scores {
 	if len(toks) == 0 {
 		return scores{}
 	}
-	sc.sents = valences(sc.sents[:0], toks)
+	sc.sents = valences(sc.sents[:0], toks, v.t.idioms)
 	return scoreValence(sc.sents, text)
 }
 
@@ -88,12 +93,12 @@ func (v *vader) polaritySentences(text string, spans []span, out []scores) score
 		case a == b:
 			out[k] = scores{}
 		default:
-			sc.sentVals = valences(sc.sentVals[:0], toks[a:b])
+			sc.sentVals = valences(sc.sentVals[:0], toks[a:b], v.t.idioms)
 			out[k] = scoreValence(sc.sentVals, text[sp.start:sp.end])
 		}
 		a = b
 	}
-	sc.sents = valences(sc.sents[:0], toks)
+	sc.sents = valences(sc.sents[:0], toks, v.t.idioms)
 	return scoreValence(sc.sents, text)
 }
 
@@ -250,17 +255,53 @@ func (v *vader) tokenize(text string, sc *vaderScratch) []token {
 	toks := sc.toks[:0]
 	forEachWord(text, func(w string, at int) {
 		end := at + len(w)
+		stop := strings.IndexByte(".!?;", w[len(w)-1]) >= 0
 		w = stripPuncIfWord(w)
 		l := lower(w)
-		toks = append(toks, token{lower: l, info: v.t.words[l], upper: pyIsUpper(w), start: at, end: end})
+		toks = append(toks, token{lower: l, info: v.t.words[l], upper: pyIsUpper(w), start: at, end: end, stop: stop})
 	})
 	sc.toks = toks
 	return toks
 }
 
-// isNegated is the reference's negated([word]) for a lower-cased word.
+// isNegated is the reference's negated([word]) for a lower-cased word,
+// false for a negator [idiomNegators] marked.
 func isNegated(t *token) bool {
-	return t.info.flags&flagNegate != 0 || strings.Contains(t.lower, "n't")
+	return !t.plain && (t.info.flags&flagNegate != 0 || strings.Contains(t.lower, "n't"))
+}
+
+// idiomNegators marks, for the hybrid's VADER scores, the negators of
+// idioms that do not negate what follows ("I can't recommend it enough",
+// "couldn't have been better", "I can't tell you how disappointed I
+// was"), by the rule the word model reads them with ([lr.IdiomAfter]).
+// The reference has no such rule: ModelVADER never calls this.
+func idiomNegators(toks []token) {
+	var buf [12]string
+	for k := range toks {
+		t := &toks[k]
+		t.plain = false
+		switch t.lower {
+		case "cannot", "can't", "couldn't", "cant", "couldnt":
+		case "not":
+			if k == 0 || (toks[k-1].lower != "can" && toks[k-1].lower != "could") {
+				continue
+			}
+		default:
+			continue
+		}
+		if t.stop {
+			continue
+		}
+		rest := buf[:0]
+		for j := k + 1; j < len(toks) && len(rest) < len(buf)-1; j++ {
+			rest = append(rest, toks[j].lower)
+			if toks[j].stop {
+				rest = append(rest, ".")
+				break
+			}
+		}
+		t.plain = lr.IdiomAfter(rest)
+	}
 }
 
 func inLex(t *token) bool { return t.info.flags&flagLex != 0 }
@@ -269,7 +310,10 @@ func soOrThis(t *token) bool { return t.lower == "so" || t.lower == "this" }
 
 // valences appends to sents the valence of every token (the reference's
 // loop in polarity_scores, sentiment_valence and _but_check).
-func valences(sents []float64, toks []token) []float64 {
+func valences(sents []float64, toks []token, idioms bool) []float64 {
+	if idioms {
+		idiomNegators(toks)
+	}
 	n := len(toks)
 	allcaps := 0
 	for i := range toks {

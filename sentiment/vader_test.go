@@ -169,3 +169,39 @@ func TestPyRound(t *testing.T) {
 		assert.Equal(t, tt.want, pyRound(tt.x, tt.prec), "round(%v, %d)", tt.x, tt.prec)
 	}
 }
+
+// The hybrid's VADER scores read an idiom's negator as no negation; the
+// VADER model keeps the reference's negation.
+func TestIdiomNegators(t *testing.T) {
+	tests := []struct {
+		text  string
+		plain []string // the negators marked as not negating
+	}{
+		{"It couldn't have been better.", []string{"couldn't"}},
+		{"I can not tell you how happy I am", []string{"not"}},
+		{"I cannot recommend it enough!", []string{"cannot"}},
+		{"I cannot recommend it. It is enough", nil},
+		{"I can't stand it", nil},
+		{"It wasn't better", nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.text, func(t *testing.T) {
+			v := &vader{t: loadHybridVADER()}
+			sc := new(vaderScratch)
+			toks := v.tokenize(tt.text, sc)
+			valences(nil, toks, true)
+			var plain []string
+			for _, tk := range toks {
+				if tk.plain {
+					plain = append(plain, tk.lower)
+				}
+			}
+			assert.Equal(t, tt.plain, plain)
+		})
+	}
+	ref := &vader{t: loadVADER()}
+	hyb := &vader{t: loadHybridVADER()}
+	text := "It couldn't have been better."
+	assert.Less(t, ref.polarity(text).compound, 0.0, "the reference negates")
+	assert.Greater(t, hyb.polarity(text).compound, 0.0, "the hybrid's features do not")
+}

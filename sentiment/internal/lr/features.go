@@ -521,24 +521,54 @@ func isNegator(t string) bool {
 var comparatives = map[string]bool{
 	"happier": true, "better": true, "more": true, "worse": true, "prouder": true,
 	"pleased": true, "nicer": true, "easier": true, "sadder": true, "less": true,
+	"simpler": true, "smoother": true, "faster": true, "quicker": true, "greater": true,
+	"friendlier": true, "kinder": true, "tastier": true, "cheaper": true, "sweeter": true,
+	"funnier": true, "prettier": true, "clearer": true, "lovelier": true, "smarter": true,
+}
+
+// howVerbs are the verbs of "can't tell you how …" and its kin ("I can't
+// believe how", "words cannot describe how"): the phrase intensifies what
+// follows "how" instead of negating it.
+var howVerbs = map[string]bool{
+	"tell": true, "believe": true, "describe": true, "express": true,
+	"explain": true, "say": true, "stress": true, "emphasize": true,
 }
 
 // notNegating reports whether the negator toks[i] is part of an idiom that
 // does not negate what follows: "can't/couldn't … enough" ("I can't
-// recommend it enough", "can't thank you enough") and "can't/couldn't be"
-// + a comparative ("couldn't be happier", "couldn't be worse"). The words
+// recommend it enough", "can't thank you enough"), "can't/couldn't be" or
+// "couldn't have been" + a comparative ("couldn't be happier", "couldn't
+// have been simpler") and "can't tell you how …" ("I can't tell you how
+// disappointed I was", "words cannot describe how good it is"). The words
 // then count as they are, not negated.
 func notNegating(toks []string, i int) bool {
-	if toks[i] != "not" && toks[i] != "cannot" {
+	switch toks[i] {
+	case "cannot", "cant", "couldnt":
+	case "not":
+		if i == 0 || toks[i-1] != "can" && toks[i-1] != "could" {
+			return false
+		}
+	default:
 		return false
 	}
-	if toks[i] == "not" && (i == 0 || toks[i-1] != "can" && toks[i-1] != "could") {
-		return false
+	return IdiomAfter(toks[i+1:])
+}
+
+// IdiomAfter reports whether rest, the lower-cased words after "can't",
+// "cannot" or "couldn't" (with "." for the end of a clause), make one of
+// the idioms of [notNegating]. Package sentiment reads the hybrid's VADER
+// scores with the same rule.
+func IdiomAfter(rest []string) bool {
+	if len(rest) >= 3 && rest[0] == "have" && rest[1] == "been" {
+		rest = rest[1:] // "couldn't have been simpler" reads as "couldn't be"
 	}
-	if i+2 < len(toks) && toks[i+1] == "be" && comparatives[toks[i+2]] {
+	if len(rest) >= 2 && (rest[0] == "be" || rest[0] == "been") && comparatives[rest[1]] {
 		return true
 	}
-	for _, t := range toks[i+1:] {
+	if howIdiom(rest) {
+		return true
+	}
+	for _, t := range rest {
 		switch t {
 		case ".", "but", "!", "?":
 			return false
@@ -547,6 +577,26 @@ func notNegating(toks []string, i int) bool {
 		}
 	}
 	return false
+}
+
+// howIdiom reports whether rest, the words after a negator, start as "tell
+// you how", "(begin to) describe how", "believe how" and their kin.
+func howIdiom(rest []string) bool {
+	if len(rest) >= 2 && rest[0] == "begin" && rest[1] == "to" {
+		rest = rest[2:]
+	}
+	if len(rest) < 2 || !howVerbs[rest[0]] {
+		return false
+	}
+	rest = rest[1:]
+	switch rest[0] {
+	case "you", "u", "me", "anyone", "enough":
+		rest = rest[1:]
+	}
+	if len(rest) > 0 && rest[0] == "just" {
+		rest = rest[1:]
+	}
+	return len(rest) > 0 && rest[0] == "how"
 }
 
 // emoticonLen is the length of the emoticon s starts with (":)", ";-(",

@@ -225,6 +225,15 @@ func TestNotNegating(t *testing.T) {
 		{"not enough", false},
 		{"I can't say, but it was enough", false},
 		{"don't buy it, enough said", false},
+		{"It couldn't have been better.", true},
+		{"Setup couldn't have been simpler.", true},
+		{"it couldn't have been the cause", false},
+		{"I can't tell you how disappointed I was.", true},
+		{"Words cannot describe how good it is.", true},
+		{"We could not believe how dirty the oysters were!", true},
+		{"I can't begin to describe how bad it was", true},
+		{"I can't tell you where it is", false},
+		{"I can't believe it works", false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.text, func(t *testing.T) {
