@@ -352,6 +352,16 @@
 // describe how bad this movie is." +0.05 → −0.91, "I can't believe how
 // good this is." −0.47 → +0.85.
 //
+// Lexicon classes (measured and left out, code not kept): every word of
+// VADER's lexicon given a second feature, the class of its rating (≤ −2,
+// to −0.5, from 0.5, ≥ 2), negated as the word, so that a word the
+// training data seldom has leans its rated way. Full retrain, dev
+// -use-label against the idiom model: SST binary .828 → .813 (3-class
+// macro-F1 .577 → .561), vader-amazon .753 → .745, vader-nyt .583 →
+// .576, VADER tweets .915 → .914; vader-movies .798 → .802, TweetEval
+// macro-F1 .684 → .685. The classes pull the words the reviews do teach
+// toward their ratings.
+//
 // -nb-alpha (1 in the shipped weights) smooths the naive Bayes counts. A
 // word seen in a handful of reviews gets a large ratio and so a strong
 // weight from little evidence ("plunged", 8 training reviews, leans
