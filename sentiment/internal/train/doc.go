@@ -371,6 +371,16 @@
 // to .817 (vader-amazon .753 → .746): the ratings take weight from the
 // words of the reviews that hold them, and the words carry to SST.
 //
+// Negation scope in the hybrid's VADER scores (measured and left out,
+// code not kept): the reference's three-word window negates across
+// commas ("Not good, not bad." negates "bad" twice, compound −0.58); a
+// negation ending with its clause, as the word model reads it, made
+// VADER's part of "Not good, not bad." positive, but the label stayed
+// negative (−0.87 → −0.77: the word model's "not good" outweighs its "not
+// bad"), and dev moved by noise (TweetEval macro-F1 .684 → .681, VADER
+// tweets .709 → .706, vader-nyt binary .583 → .585). Balanced texts
+// ("Not good, not bad.", "Neither good nor bad.") stay a known error.
+//
 // -nb-alpha (1 in the shipped weights) smooths the naive Bayes counts. A
 // word seen in a handful of reviews gets a large ratio and so a strong
 // weight from little evidence ("plunged", 8 training reviews, leans
