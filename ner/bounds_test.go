@@ -82,3 +82,29 @@ func TestRecognizeNormalizesForTheModel(t *testing.T) {
 	}
 	assert.Equal(t, "Ame\u0301lie Poulain", got[0].Text)
 }
+
+// The models learned from unaccented text: an accented Latin name reads as
+// its unaccented spelling, with the caller's text and offsets.
+func TestRecognizeFoldsLatinAccents(t *testing.T) {
+	r, err := New(Options{})
+	require.NoError(t, err)
+	for _, tt := range []struct{ accented, plain string }{
+		{"Amélie Poulain lives in Paris.", "Amelie Poulain lives in Paris."},
+		{"Björn Borg lives in Monaco.", "Bjorn Borg lives in Monaco."},
+		{"François Hollande visited Zürich.", "Francois Hollande visited Zurich."},
+	} {
+		t.Run(tt.accented, func(t *testing.T) {
+			want, err := r.Recognize(t.Context(), tt.plain)
+			require.NoError(t, err)
+			got, err := r.Recognize(t.Context(), tt.accented)
+			require.NoError(t, err)
+			require.Len(t, got, len(want))
+			runes := []rune(tt.accented)
+			for k, e := range got {
+				assert.Equal(t, want[k].Label, e.Label, e.Text)
+				assert.Equal(t, want[k].Start, e.Start)
+				assert.Equal(t, string(runes[e.Start:e.End]), e.Text)
+			}
+		})
+	}
+}

@@ -136,8 +136,10 @@ func (r *Recognizer) Recognize(ctx context.Context, text string) ([]Entity, erro
 		return nil, fmt.Errorf("%w: more than %d code points", ErrTooLong, r.maxRunes)
 	}
 	text = align.Valid(text)
-	// The model reads NFC; offsets and texts come from the text as given.
-	nfc := align.NFC(text)
+	// The model reads NFC without the accents of Latin letters (it learned
+	// mostly unaccented text: "Amélie" reads as "Amelie"); offsets and
+	// texts come from the text as given.
+	nfc := align.Fold(text)
 	bb := r.pool.Get().(*buffers)
 	defer r.pool.Put(bb)
 	b := &bb.tagger

@@ -150,3 +150,57 @@ func FuzzNFC(f *testing.F) {
 		}
 	})
 }
+
+func TestFold(t *testing.T) {
+	tests := []struct {
+		name, text, want string
+	}{
+		{"ascii", "Amelie in Zurich", "Amelie in Zurich"},
+		{"precomposed", "Amélie in Zürich, José", "Amelie in Zurich, Jose"},
+		{"combining accent", "Ame\u0301lie met Zu\u0308rich", "Amelie met Zurich"},
+		{"no decomposition", "Bjørn Straße Łódź", "Bjørn Straße Łodz"},
+		{"other scripts keep their marks", "नमस्ते שָׁלוֹם", "नमस्ते שָׁלוֹם"},
+		{"mark after a space stays", "a \u0301b", "a \u0301b"},
+		{"emoji", "Merkel 👍🏽", "Merkel 👍🏽"},
+		{"empty", "", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			n := Fold(tt.text)
+			assert.Equal(t, tt.want, n.Text)
+			// Every word of the folded text maps back to the word, as
+			// written, in the original.
+			orig := strings.Fields(tt.text)
+			for k, w := range strings.Fields(n.Text) {
+				i := strings.Index(n.Text, w)
+				s, e := n.Source(i, false), n.Source(i+len(w), true)
+				assert.Equal(t, orig[k], tt.text[s:e])
+			}
+			assert.Equal(t, 0, n.Source(0, false))
+			assert.Equal(t, len(tt.text), n.Source(len(n.Text), true))
+		})
+	}
+}
+
+func FuzzFold(f *testing.F) {
+	f.Add("Ame\u0301lie")
+	f.Add("e\u0301\u0301\u0323x Zürich")
+	f.Add("שָׁלוֹם Łódź")
+	f.Fuzz(func(t *testing.T, text string) {
+		if !utf8.ValidString(text) {
+			return
+		}
+		n := Fold(text)
+		if !utf8.ValidString(n.Text) {
+			t.Fatalf("invalid UTF-8 from %q", text)
+		}
+		prev := 0
+		for off := 0; off <= len(n.Text); off++ {
+			s, e := n.Source(off, false), n.Source(off, true)
+			if s < prev || s > e || e > len(text) {
+				t.Fatalf("offset %d maps to [%d, %d) after %d in %q", off, s, e, prev, text)
+			}
+			prev = s
+		}
+	})
+}

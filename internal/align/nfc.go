@@ -3,6 +3,8 @@ package align
 import (
 	"sort"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"golang.org/x/text/unicode/norm"
 )
@@ -39,6 +41,63 @@ func NFC(text string) *Normalized {
 	n.src = append(n.src, len(text))
 	n.Text = b.String()
 	return n
+}
+
+// Fold is [NFC] that also drops the combining marks of Latin letters
+// ("Amélie" → "Amelie", "Zürich" → "Zurich", "José" → "Jose"), with the
+// same way back to the original. Models trained on mostly unaccented
+// text read an accented name as the word it is elsewhere instead of as
+// an unknown one. Other scripts keep their marks (Devanagari vowel signs,
+// Hebrew points carry the word), and letters without a decomposition
+// ("ø", "ß", "ł") stay. ASCII text is returned as it is, with no mapping.
+func Fold(text string) *Normalized {
+	ascii := true
+	for i := 0; i < len(text); i++ {
+		if text[i] >= utf8.RuneSelf {
+			ascii = false
+			break
+		}
+	}
+	if ascii {
+		return &Normalized{Text: text}
+	}
+	var it norm.Iter
+	it.InitString(norm.NFD, text)
+	var b strings.Builder
+	b.Grow(len(text))
+	n := &Normalized{orig: text}
+	var seg []byte
+	for !it.Done() {
+		n.out = append(n.out, b.Len())
+		n.src = append(n.src, it.Pos())
+		seg = foldSegment(seg[:0], it.Next())
+		b.Write(norm.NFC.Bytes(seg))
+	}
+	n.out = append(n.out, b.Len())
+	n.src = append(n.src, len(text))
+	n.Text = b.String()
+	if n.Text == text {
+		return &Normalized{Text: text}
+	}
+	return n
+}
+
+// foldSegment appends to dst the decomposed segment s without its
+// nonspacing marks when it starts with a Latin letter, else s as it is.
+func foldSegment(dst, s []byte) []byte {
+	r, size := utf8.DecodeRune(s)
+	if size == len(s) || !unicode.Is(unicode.Latin, r) {
+		return append(dst, s...)
+	}
+	dst = append(dst, s[:size]...)
+	for i := size; i < len(s); {
+		m, sz := utf8.DecodeRune(s[i:])
+		if !unicode.Is(unicode.Mn, m) {
+			dst = append(dst, s[i:i+sz]...)
+		}
+		i += sz
+	}
+	return dst
 }
 
 // Source maps a byte offset of n.Text to one of the original text. An
