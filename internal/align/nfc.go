@@ -27,15 +27,21 @@ func NFC(text string) *Normalized {
 	if norm.NFC.IsNormalString(text) {
 		return &Normalized{Text: text}
 	}
+	return segments(text, norm.NFC, func(s []byte) []byte { return s })
+}
+
+// segments rewrites text one segment of form at a time with rewrite,
+// keeping where each segment starts in both texts.
+func segments(text string, form norm.Form, rewrite func(seg []byte) []byte) *Normalized {
 	var it norm.Iter
-	it.InitString(norm.NFC, text)
+	it.InitString(form, text)
 	var b strings.Builder
 	b.Grow(len(text))
 	n := &Normalized{orig: text}
 	for !it.Done() {
 		n.out = append(n.out, b.Len())
 		n.src = append(n.src, it.Pos())
-		b.Write(it.Next())
+		b.Write(rewrite(it.Next()))
 	}
 	n.out = append(n.out, b.Len())
 	n.src = append(n.src, len(text))
@@ -61,21 +67,11 @@ func Fold(text string) *Normalized {
 	if ascii {
 		return &Normalized{Text: text}
 	}
-	var it norm.Iter
-	it.InitString(norm.NFD, text)
-	var b strings.Builder
-	b.Grow(len(text))
-	n := &Normalized{orig: text}
-	var seg []byte
-	for !it.Done() {
-		n.out = append(n.out, b.Len())
-		n.src = append(n.src, it.Pos())
-		seg = foldSegment(seg[:0], it.Next())
-		b.Write(norm.NFC.Bytes(seg))
-	}
-	n.out = append(n.out, b.Len())
-	n.src = append(n.src, len(text))
-	n.Text = b.String()
+	var buf []byte
+	n := segments(text, norm.NFD, func(s []byte) []byte {
+		buf = foldSegment(buf[:0], s)
+		return norm.NFC.Bytes(buf)
+	})
 	if n.Text == text {
 		return &Normalized{Text: text}
 	}
