@@ -194,6 +194,15 @@ func FuzzFold(f *testing.F) {
 		if !utf8.ValidString(n.Text) {
 			t.Fatalf("invalid UTF-8 from %q", text)
 		}
+		// needsFold's shortcut never skips a change the walk would make.
+		var buf []byte
+		walked := segments(text, norm.NFD, func(s []byte) []byte {
+			buf = foldSegment(buf[:0], s)
+			return norm.NFC.Bytes(buf)
+		})
+		if walked.Text != n.Text {
+			t.Fatalf("Fold(%q) = %q, the segment walk gives %q", text, n.Text, walked.Text)
+		}
 		prev := 0
 		for off := 0; off <= len(n.Text); off++ {
 			s, e := n.Source(off, false), n.Source(off, true)
@@ -203,4 +212,21 @@ func FuzzFold(f *testing.F) {
 			prev = s
 		}
 	})
+}
+
+// BenchmarkFold measures folding a text with no Latin marks (Chinese) and
+// one with many (French); both come back through the segment walk.
+func BenchmarkFold(b *testing.B) {
+	for _, tt := range []struct{ name, text string }{
+		{"chinese", strings.Repeat("北京是中华人民共和国的首都。", 200)},
+		{"french", strings.Repeat("Amélie a visité Zürich avec François. ", 200)},
+	} {
+		b.Run(tt.name, func(b *testing.B) {
+			b.ReportAllocs()
+			b.SetBytes(int64(len(tt.text)))
+			for b.Loop() {
+				Fold(tt.text)
+			}
+		})
+	}
 }

@@ -57,14 +57,7 @@ func segments(text string, form norm.Form, rewrite func(seg []byte) []byte) *Nor
 // Hebrew points carry the word), and letters without a decomposition
 // ("ø", "ß", "ł") stay. ASCII text is returned as it is, with no mapping.
 func Fold(text string) *Normalized {
-	ascii := true
-	for i := 0; i < len(text); i++ {
-		if text[i] >= utf8.RuneSelf {
-			ascii = false
-			break
-		}
-	}
-	if ascii {
+	if !needsFold(text) {
 		return &Normalized{Text: text}
 	}
 	var buf []byte
@@ -76,6 +69,37 @@ func Fold(text string) *Normalized {
 		return &Normalized{Text: text}
 	}
 	return n
+}
+
+// needsFold reports whether [Fold] would change text: it is not in NFC,
+// or a segment that starts with a Latin letter decomposes or carries a
+// nonspacing mark. Text in other scripts, the common case beside ASCII,
+// then costs one pass and no allocation.
+func needsFold(text string) bool {
+	if !norm.NFC.IsNormalString(text) {
+		return true
+	}
+	latin := false // the current segment starts with a Latin letter
+	for i := 0; i < len(text); {
+		if c := text[i]; c < utf8.RuneSelf {
+			latin = 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z'
+			i++
+			continue
+		}
+		p := norm.NFD.PropertiesString(text[i:])
+		r, size := utf8.DecodeRuneInString(text[i:])
+		switch {
+		case p.BoundaryBefore():
+			latin = unicode.Is(unicode.Latin, r)
+			if latin && len(p.Decomposition()) > 0 {
+				return true
+			}
+		case latin && unicode.Is(unicode.Mn, r):
+			return true
+		}
+		i += size
+	}
+	return false
 }
 
 // foldSegment appends to dst the decomposed segment s without its
