@@ -140,15 +140,22 @@ func FuzzNFC(f *testing.F) {
 	f.Add("e\u0301\u0301\u0323x")
 	f.Fuzz(func(t *testing.T, text string) {
 		n := NFC(text)
-		prev := 0
-		for off := 0; off <= len(n.Text); off++ {
-			s, e := n.Source(off, false), n.Source(off, true)
-			if s < prev || s > e || e > len(text) {
-				t.Fatalf("offset %d maps to [%d, %d) after %d in %q", off, s, e, prev, text)
-			}
-			prev = s
-		}
+		checkSource(t, text, n)
 	})
+}
+
+// checkSource fails t unless every offset of n.Text maps into text, in
+// order, as a span that starts no later than it ends.
+func checkSource(t *testing.T, text string, n *Normalized) {
+	t.Helper()
+	prev := 0
+	for off := 0; off <= len(n.Text); off++ {
+		s, e := n.Source(off, false), n.Source(off, true)
+		if s < prev || s > e || e > len(text) {
+			t.Fatalf("offset %d maps to [%d, %d) after %d in %q", off, s, e, prev, text)
+		}
+		prev = s
+	}
 }
 
 func TestFold(t *testing.T) {
@@ -195,27 +202,15 @@ func FuzzFold(f *testing.F) {
 			t.Fatalf("invalid UTF-8 from %q", text)
 		}
 		// needsFold's shortcut never skips a change the walk would make.
-		var buf []byte
-		walked := segments(text, norm.NFD, func(s []byte) []byte {
-			buf = foldSegment(buf[:0], s)
-			return norm.NFC.Bytes(buf)
-		})
-		if walked.Text != n.Text {
+		if walked := foldWalk(text); walked.Text != n.Text {
 			t.Fatalf("Fold(%q) = %q, the segment walk gives %q", text, n.Text, walked.Text)
 		}
-		prev := 0
-		for off := 0; off <= len(n.Text); off++ {
-			s, e := n.Source(off, false), n.Source(off, true)
-			if s < prev || s > e || e > len(text) {
-				t.Fatalf("offset %d maps to [%d, %d) after %d in %q", off, s, e, prev, text)
-			}
-			prev = s
-		}
+		checkSource(t, text, n)
 	})
 }
 
-// BenchmarkFold measures folding a text with no Latin marks (Chinese) and
-// one with many (French); both come back through the segment walk.
+// BenchmarkFold measures folding a text with no Latin marks (Chinese: the
+// shortcut) and one with many (French: the segment walk).
 func BenchmarkFold(b *testing.B) {
 	for _, tt := range []struct{ name, text string }{
 		{"chinese", strings.Repeat("北京是中华人民共和国的首都。", 200)},

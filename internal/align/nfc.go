@@ -60,15 +60,20 @@ func Fold(text string) *Normalized {
 	if !needsFold(text) {
 		return &Normalized{Text: text}
 	}
-	var buf []byte
-	n := segments(text, norm.NFD, func(s []byte) []byte {
-		buf = foldSegment(buf[:0], s)
-		return norm.NFC.Bytes(buf)
-	})
+	n := foldWalk(text)
 	if n.Text == text {
 		return &Normalized{Text: text}
 	}
 	return n
+}
+
+// foldWalk folds text one decomposed segment at a time.
+func foldWalk(text string) *Normalized {
+	var buf []byte
+	return segments(text, norm.NFD, func(s []byte) []byte {
+		buf = foldSegment(buf[:0], s)
+		return norm.NFC.Bytes(buf)
+	})
 }
 
 // needsFold reports whether [Fold] would change text: it is not in NFC,
