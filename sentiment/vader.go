@@ -280,16 +280,11 @@ func idiomNegators(toks []token) {
 	for k := range toks {
 		t := &toks[k]
 		t.plain = false
-		switch t.lower {
-		case "cannot", "can't", "couldn't", "cant", "couldnt":
-		case "not":
-			if k == 0 || (toks[k-1].lower != "can" && toks[k-1].lower != "could") {
-				continue
-			}
-		default:
-			continue
+		prev := ""
+		if k > 0 {
+			prev = toks[k-1].lower
 		}
-		if t.stop {
+		if !lr.CanNot(prev, t.lower) || t.stop {
 			continue
 		}
 		rest := buf[:0]

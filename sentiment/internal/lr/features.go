@@ -542,16 +542,25 @@ var howVerbs = map[string]bool{
 // disappointed I was", "words cannot describe how good it is"). The words
 // then count as they are, not negated.
 func notNegating(toks []string, i int) bool {
-	switch toks[i] {
-	case "cannot", "cant", "couldnt":
-	case "not":
-		if i == 0 || toks[i-1] != "can" && toks[i-1] != "could" {
-			return false
-		}
-	default:
-		return false
+	prev := ""
+	if i > 0 {
+		prev = toks[i-1]
 	}
-	return IdiomAfter(toks[i+1:])
+	return CanNot(prev, toks[i]) && IdiomAfter(toks[i+1:])
+}
+
+// CanNot reports whether the lower-cased word w, after prev, is the
+// negator of "can't" or "couldn't" that the idioms of [IdiomAfter] start
+// with: "cannot", "can't", "couldn't" (with or without the apostrophe),
+// or "not" after "can" or "could".
+func CanNot(prev, w string) bool {
+	switch w {
+	case "cannot", "can't", "couldn't", "cant", "couldnt":
+		return true
+	case "not":
+		return prev == "can" || prev == "could"
+	}
+	return false
 }
 
 // IdiomAfter reports whether rest, the lower-cased words after "can't",
