@@ -74,6 +74,14 @@
 // model and by the hybrid's VADER scores alike, and their negator does
 // not weigh as "not".
 //
+// The word model reads a face as its kind, whatever its spelling: ":)",
+// ":-)", "=]" and "(:" are one token, ":(", ":-(" and "=[" another, "xD"
+// is ":D", and HTML-escaped text ("&lt;3", "&amp;", as some tweet APIs
+// give it) is read unescaped. The training tweets spell each face many
+// ways, and Sentiment140's were stripped of the faces its labels came
+// from, so a rarer spelling taught the model little or the wrong way
+// ("the bus is late ;-)" was negative).
+//
 // [ModelVADER] is a faithful
 // port of VADER (Hutto & Gilbert 2014, the vaderSentiment 3.3.2 Python
 // package): for the whole text it returns exactly the scores Python's

@@ -329,3 +329,38 @@ func TestHybridShortTextConfidence(t *testing.T) {
 		})
 	}
 }
+
+// A face counts the same whatever its spelling (":)", ":-)", "=]", "(:";
+// ":(", ":-(", "=["), and in the direction it shows; an HTML-escaped
+// heart as in tweets from some APIs is a heart.
+func TestHybridEmoticonSpellings(t *testing.T) {
+	a := newTestAnalyzer(t, Options{Model: ModelHybrid, WholeOnly: true})
+	leanPos := func(text string) float64 {
+		r, err := a.Analyze(t.Context(), text)
+		require.NoError(t, err)
+		return r.Pos / (r.Pos + r.Neg)
+	}
+	for _, base := range []string{"the bus is late", "back to work tomorrow", "I lost my keys"} {
+		t.Run(base, func(t *testing.T) {
+			plain := leanPos(base)
+			for face, spellings := range map[string][]string{
+				"smile": {":)", ":-)", "=]", "(:", ":D", "xD"},
+				"frown": {":(", ":-(", "=["},
+			} {
+				first := leanPos(base + " " + spellings[0])
+				for _, s := range spellings {
+					got := leanPos(base + " " + s)
+					if face == "smile" {
+						assert.Greater(t, got, plain+0.1, s)
+					} else {
+						assert.Less(t, got, plain, s)
+					}
+					if s != "xD" && s != ":D" {
+						assert.InDelta(t, first, got, 0.1, "%s reads as %s", s, spellings[0])
+					}
+				}
+			}
+		})
+	}
+	assert.Greater(t, leanPos("Love you &lt;3"), 0.8)
+}

@@ -1,6 +1,7 @@
 package lr
 
 import (
+	"html"
 	"math"
 	"slices"
 	"strconv"
@@ -42,6 +43,10 @@ func Dense(v Vader, tokens int) [NumDense]float64 {
 func Tokens(dst []string, text string) []string {
 	if strings.Contains(text, `\u`) {
 		text = unescapeU(text)
+	}
+	if strings.IndexByte(text, '&') >= 0 && strings.IndexByte(text, ';') >= 0 {
+		// tweets as some APIs and corpora give them: "&lt;3", "&amp;"
+		text = html.UnescapeString(text)
 	}
 	i := 0
 	for i < len(text) {
@@ -92,14 +97,18 @@ func Tokens(dst []string, text string) []string {
 			}
 			if ascii {
 				// no "’" to replace, and only ASCII to lower
-				dst = appendLowerWord(dst, asciiLower(w))
+				if lw := asciiLower(w); isLaughFace(lw) {
+					dst = append(dst, ":D")
+				} else {
+					dst = appendLowerWord(dst, lw)
+				}
 			} else {
 				dst = appendWord(dst, w)
 			}
 			i = j
-		case (r == ':' || r == ';' || r == '=' || r == '<') && emoticonLen(text[i:]) > 0:
+		case (r == ':' || r == ';' || r == '=' || r == '<' || r == '(') && emoticonLen(text[i:]) > 0:
 			n := emoticonLen(text[i:])
-			dst = append(dst, text[i:i+n])
+			dst = append(dst, canonicalEmoticon(text[i:i+n]))
 			i += n
 		case r == '!' || r == '?':
 			dst = append(dst, text[i:i+size])
@@ -609,10 +618,17 @@ func howIdiom(rest []string) bool {
 }
 
 // emoticonLen is the length of the emoticon s starts with (":)", ";-(",
-// ":D", "<3", …), or 0.
+// ":D", "<3", "(:", …), or 0.
 func emoticonLen(s string) int {
 	if strings.HasPrefix(s, "<3") {
 		return 2
+	}
+	if s[0] == '(' {
+		// "(:" and "(;" only where they stand alone
+		if len(s) >= 2 && (s[1] == ':' || s[1] == ';') && (len(s) == 2 || s[2] == ' ' || s[2] == '\n') {
+			return 2
+		}
+		return 0
 	}
 	if s[0] != ':' && s[0] != ';' && s[0] != '=' {
 		return 0
@@ -630,6 +646,68 @@ func emoticonLen(s string) int {
 		return j
 	}
 	return 0
+}
+
+// canonicalEmoticon maps the spellings of one face to one token, so that
+// what the training data teaches about ":-)", "=]" and "(:" adds up in
+// ":)": the eyes ":" and "=" are one, the nose and the tear are dropped,
+// and "]" is ")", "[" is "(", "p" is "P", "|" is "/". The wink (";")
+// stays apart, and so do "<3" and the faces without a mouth of their own.
+func canonicalEmoticon(e string) string {
+	switch e {
+	case "<3":
+		return "<3"
+	case "(:":
+		return ":)"
+	case "(;":
+		return ";)"
+	}
+	wink := e[0] == ';'
+	switch e[len(e)-1] {
+	case ')', ']':
+		if wink {
+			return ";)"
+		}
+		return ":)"
+	case '(', '[':
+		if wink {
+			return ";("
+		}
+		return ":("
+	case 'D':
+		if wink {
+			return ";D"
+		}
+		return ":D"
+	case 'P', 'p':
+		if wink {
+			return ";P"
+		}
+		return ":P"
+	case '/', '|':
+		return ":/"
+	case 'O':
+		return ":O"
+	case '*':
+		return ":*"
+	case '3':
+		return ":3"
+	}
+	return e
+}
+
+// isLaughFace reports whether the word w (lower case) is the face "xD"
+// ("XD", "xDD"): a laughing face written with letters.
+func isLaughFace(w string) bool {
+	if len(w) < 2 || w[0] != 'x' {
+		return false
+	}
+	for i := 1; i < len(w); i++ {
+		if w[i] != 'd' {
+			return false
+		}
+	}
+	return true
 }
 
 // Domain flags of a text, used by the blend.

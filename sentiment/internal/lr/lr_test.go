@@ -21,6 +21,13 @@ func TestTokens(t *testing.T) {
 		{`I\u2019m happy, 100%`, []string{"i'm", "happy", ".", "0"}},
 		{"Can't; won't", []string{"can", "not", ".", "will", "not"}},
 		{"love it ❤️ <3", []string{"love", "it", "❤", "<3"}},
+		// one token per face, whatever its spelling
+		{"ok :-) =] (: :))) ;-) xD XDD", []string{"ok", ":)", ":)", ":)", ":)", ";)", ":D", ":D"}},
+		{"sad :'( =[ :-/ :|", []string{"sad", ":(", ":(", ":/", ":/"}},
+		{"Tesco &amp; me &lt;3", []string{"tesco", "me", "<3"}},
+		// not faces: a time, a word after the eyes, "(:" inside a word's brackets
+		{"at 10:30 Note:Dear (:x", []string{"at", "0", ".", "0", "note", ".", "dear", ".", "x"}},
+		{"xdd xylophone", []string{":D", "xylophone"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.in, func(t *testing.T) {

@@ -352,6 +352,23 @@
 // describe how bad this movie is." +0.05 → −0.91, "I can't believe how
 // good this is." −0.47 → +0.85.
 //
+// Faces by kind (shipped; full retrain, seed 1, the same flags): the word
+// model's tokens spell each face one way (":-)", "=]", "(:" as ":)";
+// ":-(", "=[" as ":("; "xD" as ":D"; the nose and the tear dropped) and
+// HTML-escaped text is unescaped ("&lt;3" was "lt", ".", "0").
+// Sentiment140's tweets lost the faces their labels came from, so the
+// spellings left in them lean either way (";)" 158 negative against 283
+// positive there, 2 against 97 in SemEval; "=(" 27 positive against 7),
+// and a rare spelling learned little or the wrong way ("the bus is late
+// ;-)" was negative, "xD" too). Dev -use-label moved by noise: binary
+// IMDB .906 → .904, TweetEval .766 → .764, vader-amazon .753 → .751,
+// vader-nyt .583 → .585, VADER tweets .915 → .916, the rest equal;
+// 3-class macro-F1 TweetEval .684 → .682, vader-nyt .530 → .531, VADER
+// tweets .709 → .708; VADER tweets 3-class accuracy .869 → .870. The
+// held-out SemEval tenth's tweet decision scored the same (best mean
+// 0.7435). Probes: "the bus is late ;-)" −0.08 → +0.05, "… xD" −0.11 →
+// +0.36, "Love you &lt;3" positive either way.
+//
 // Lexicon classes (measured and left out, code not kept): every word of
 // VADER's lexicon given a second feature, the class of its rating (≤ −2,
 // to −0.5, from 0.5, ≥ 2), negated as the word, so that a word the
