@@ -107,6 +107,21 @@ import (
 // of 5.0 and 9.7 requests against 5.0: fewer commits, but the wait costs
 // more than the commits it saves.
 //
+// Where PostgreSQL's commit time goes (2026-12-07, quiet machine, same
+// command with -d 4s or 6s). While the metered server ran, a separate
+// process counting one request per durable commit on the same database
+// (store/postgres BenchmarkConsume) took 337-345 µs a commit, and pgbench
+// with the same UPDATE 409-419 µs, against 720-920 µs for the server's
+// batcher: the commit itself is not the slow part, the server's turn to
+// read its answer is. Not Go's network poller: the server with
+// GOMAXPROCS 3 (820 µs a commit, 0.38 against 0.34-0.36), or with the
+// connection polled for its answer every 20 µs by a timer, which every
+// scheduling round checks (658 and 745 µs, 0.46 and 0.48 against 0.39
+// and 0.37, unmetered runs slower with it), did not shorten it. The
+// server's threads, busy on two cores shared with the load generator and
+// PostgreSQL, wait for the kernel to run them; a process that sleeps until
+// its answer comes is woken first.
+//
 // Where the SQLite server's time goes (go run ./bench/load -d 8s -c 16
 // -only sentiment -serverprofile FILE, quiet machine: 0.72, 14,367
 // against 19,948 req/s, 4.7 requests per commit, mean commit 69 µs). Both
