@@ -72,7 +72,9 @@
 // "couldn't be happier", "couldn't have been simpler", "I can't tell you
 // how disappointed I was") are read without the negation, by the word
 // model and by the hybrid's VADER scores alike, and their negator does
-// not weigh as "not".
+// not weigh as "not". A comparative that a modal makes a wish ("Could be
+// better.", "It should have been much better.") is read as negated, by
+// both as well.
 //
 // The word model reads a face as its kind, whatever its spelling: ":)",
 // ":-)", "=]" and "(:" are one token, ":(", ":-(" and "=[" another, "xD"

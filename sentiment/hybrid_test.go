@@ -225,6 +225,11 @@ func TestHybridIdioms(t *testing.T) {
 		{"I can't tell you how disappointed I was.", LabelNegative},
 		{"Words cannot describe how bad this movie is.", LabelNegative},
 		{"I can't believe how good this is.", LabelPositive},
+		// a comparative a modal makes a wish
+		{"Could be better.", LabelNegative},
+		{"It could have been better.", LabelNegative},
+		{"The service should have been much better.", LabelNegative},
+		{"This is better than the last one.", LabelPositive},
 	}
 	for _, tt := range tests {
 		t.Run(tt.text, func(t *testing.T) {

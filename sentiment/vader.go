@@ -299,6 +299,23 @@ func idiomNegators(toks []token) {
 	}
 }
 
+// wish reports, for the hybrid's VADER scores, whether the comparative at
+// i is one a modal makes a wish ("could be better": [lr.Counterfactual]),
+// read as negated as the word model reads it. The reference has no such
+// rule.
+func wish(toks []token, i int) bool {
+	var buf [8]string
+	words := buf[:0]
+	for k := max(0, i-len(buf)+1); k <= i; k++ {
+		if toks[k].stop && k < i {
+			words = words[:0]
+			continue
+		}
+		words = append(words, toks[k].lower)
+	}
+	return lr.Counterfactual(words)
+}
+
 func inLex(t *token) bool { return t.info.flags&flagLex != 0 }
 
 func soOrThis(t *token) bool { return t.lower == "so" || t.lower == "this" }
@@ -325,7 +342,11 @@ func valences(sents []float64, toks []token, idioms bool) []float64 {
 			sents = append(sents, 0)
 			continue
 		}
-		sents = append(sents, valence(toks, i, capDiff))
+		val := valence(toks, i, capDiff)
+		if idioms && (t.lower == "better" || t.lower == "worse") && wish(toks, i) {
+			val *= nScalar
+		}
+		sents = append(sents, val)
 	}
 	butCheck(toks, sents)
 	return sents

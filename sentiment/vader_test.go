@@ -205,3 +205,16 @@ func TestIdiomNegators(t *testing.T) {
 	assert.Less(t, ref.polarity(text).compound, 0.0, "the reference negates")
 	assert.Greater(t, hyb.polarity(text).compound, 0.0, "the hybrid's features do not")
 }
+
+// The hybrid's VADER scores read a comparative a modal makes a wish
+// ("could be better") as negated, as the word model does; the reference
+// does not.
+func TestHybridVADERWish(t *testing.T) {
+	ref := &vader{t: loadVADER()}
+	hyb := &vader{t: loadHybridVADER()}
+	for _, text := range []string{"It could be better.", "The service should have been much better."} {
+		assert.Greater(t, ref.polarity(text).compound, 0.0, "the reference: %s", text)
+		assert.Less(t, hyb.polarity(text).compound, 0.0, "the hybrid's: %s", text)
+	}
+	assert.Greater(t, hyb.polarity("It is better now.").compound, 0.0)
+}

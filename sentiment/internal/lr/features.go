@@ -366,7 +366,7 @@ func wordHashes(dst []uint32, toks []string) []uint32 {
 		} else {
 			h = hashString(fnvOffset, t)
 		}
-		if neg {
+		if neg || counterfactual(toks, i) {
 			h = h*fnvPrime ^ 0x9e3779b9
 		}
 		dst = append(dst, h)
@@ -379,6 +379,38 @@ func wordHashes(dst []uint32, toks []string) []uint32 {
 	}
 	return dst
 }
+
+// counterfactual reports whether toks[i] is a comparative that a modal
+// makes a wish ("could be better", "should have been much better", "might
+// be worse"): it is read as negated, as "not good enough" would be.
+// "couldn't have been better" is not one (its negator comes first).
+func counterfactual(toks []string, i int) bool {
+	if t := toks[i]; t != "better" && t != "worse" {
+		return false
+	}
+	j := i - 1
+	for j >= 0 && intensifier[toks[j]] {
+		j--
+	}
+	switch {
+	case j >= 1 && toks[j] == "be":
+		return modal[toks[j-1]]
+	case j >= 2 && toks[j] == "been" && toks[j-1] == "have":
+		return modal[toks[j-2]]
+	}
+	return false
+}
+
+// Counterfactual is [counterfactual] for the last of words, lower case
+// (the hybrid's VADER scores read it too).
+func Counterfactual(words []string) bool {
+	return len(words) > 0 && counterfactual(words, len(words)-1)
+}
+
+var (
+	modal       = map[string]bool{"could": true, "should": true, "would": true, "might": true}
+	intensifier = map[string]bool{"much": true, "so": true, "way": true, "far": true, "a": true, "lot": true, "little": true, "bit": true, "even": true, "lots": true}
+)
 
 // featureHashes appends the features of toks, whose word hashes are wh
 // (see [wordHashes]), to dst without repeats: sorted when set is nil or

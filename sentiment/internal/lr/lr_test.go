@@ -387,3 +387,38 @@ func TestReadTruncated(t *testing.T) {
 		assert.Error(t, err, "cut at %d", n)
 	}
 }
+
+// A comparative that a modal makes a wish is read as negated; the same
+// word after "couldn't have been" or on its own is not.
+func TestCounterfactual(t *testing.T) {
+	tests := []struct {
+		text string
+		want bool
+	}{
+		{"could be better", true},
+		{"it should have been much better", true},
+		{"might be a lot worse", true},
+		{"would be so much better if", true},
+		{"couldn't have been better", false},
+		{"this is better", false},
+		{"could be good", false},
+		{"be better", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.text, func(t *testing.T) {
+			toks := Tokens(nil, tt.text)
+			k := len(toks) - 1
+			for toks[k] != "better" && toks[k] != "worse" && toks[k] != "good" {
+				k--
+			}
+			assert.Equal(t, tt.want, counterfactual(toks, k))
+			assert.Equal(t, tt.want, Counterfactual(toks[:k+1]))
+			plain := hashString(fnvOffset, toks[k])
+			if tt.want {
+				assert.NotContains(t, Hashes(nil, toks), plain, "read as negated")
+			} else {
+				assert.Contains(t, Hashes(nil, toks), plain)
+			}
+		})
+	}
+}
