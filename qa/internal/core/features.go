@@ -779,18 +779,28 @@ var pronouns = map[string]bool{"he": true, "she": true, "they": true, "it": true
 // none of the question's capitalised terms, the first personal pronoun
 // stands for the last run of capitalised question terms before it ("Marie
 // Curie ... She died in 1934"), and matches with their summed weight.
-// Runs are looked for in the sentences before, the nearest first.
+// Runs are looked for in the sentences before, the nearest first. A run
+// that ends a longer name the question does not give ("Curie" of "Pierre
+// Curie", when the question asks about Marie Curie) names someone else: it
+// is no antecedent.
 func (c *Ctx) resolvePronouns() {
 	T := c.D.Toks
 	entW, entPos := 0.0, -1
 	for _, r := range c.D.Sents {
 		named := false
 		runW, runPos := 0.0, -1
+		other := false // the current run ends another name
 		for i := r[0]; i < r[1]; i++ {
 			if c.match[i] > 0 && T[i].Cap && i > r[0] || c.match[i] > 0 && T[i].Cap && T[i].Tag == "NNP" {
 				named = true
 				if i == r[0] || !(c.match[i-1] > 0 && T[i-1].Cap) {
+					other = i > r[0] && T[i-1].Cap && T[i-1].Word && c.match[i-1] == 0 && (i-1 > r[0] || T[i-1].Tag == "NNP")
+					if other {
+						continue
+					}
 					runW, runPos = 0, c.qpos[i]
+				} else if other {
+					continue
 				}
 				runW += c.match[i]
 			}
