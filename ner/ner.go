@@ -143,7 +143,7 @@ func (r *Recognizer) Recognize(ctx context.Context, text string) ([]Entity, erro
 	bb := r.pool.Get().(*buffers)
 	defer r.pool.Put(bb)
 	b := &bb.tagger
-	toks := tagger.Tokenize(b.Toks[:0], nfc.Text)
+	toks := tagger.KeepCased(tagger.Tokenize(b.Toks[:0], nfc.Text), nfc.Text)
 	b.Toks = toks
 	ents := []Entity{}
 	var chunks []tagger.Chunk

@@ -337,3 +337,34 @@ func TestSkipSecondStage(t *testing.T) {
 		})
 	}
 }
+
+// A word in a script without capitals (Hebrew, Han, …) beside a name
+// changes nothing about the name: the models read the sentence without
+// it, and the offsets still count the text as given.
+func TestRecognizeBesideCaselessScript(t *testing.T) {
+	r := testRecognizer(t, "")
+	tests := []struct {
+		text string
+		want []Entity
+	}{
+		{"Barack Obama בירושלים spoke on Monday.", []Entity{
+			{Text: "Barack Obama", Label: Person, Start: 0, End: 12},
+			{Text: "Monday", Label: Date, Start: 31, End: 37},
+		}},
+		{"Yesterday Barack Obama בירושלים spoke.", []Entity{
+			{Text: "Yesterday", Label: Date, Start: 0, End: 9},
+			{Text: "Barack Obama", Label: Person, Start: 10, End: 22},
+		}},
+		{"Tokyo (東京) is the capital of Japan.", []Entity{
+			{Text: "Tokyo", Label: GPE, Start: 0, End: 5},
+			{Text: "Japan", Label: GPE, Start: 29, End: 34},
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.text, func(t *testing.T) {
+			ents, err := r.Recognize(t.Context(), tt.text)
+			require.NoError(t, err)
+			assert.Equal(t, tt.want, ents)
+		})
+	}
+}

@@ -147,3 +147,33 @@ func prevIsZWJ(text string, a, i int) bool {
 	r, _ := utf8.DecodeLastRuneInString(text[a:i])
 	return r == 0x200D
 }
+
+// hasCase reports whether letters of s are written in upper and lower
+// case (Latin, Greek, Cyrillic, Armenian).
+func (s Script) hasCase() bool {
+	return s == Latin || s == Greek || s == Cyrillic || s == Armenian
+}
+
+// KeepCased keeps, in place, the tokens toks of text that the models can
+// read: those without letters (numbers, punctuation, emoji) and those in
+// a script with capitals. A word in a script without case (Hebrew,
+// Arabic, Han, …) is one the English training data never had; beside a
+// name, it took the place of the words that tell what the name is
+// ("Barack Obama בירושלים spoke" read as an organisation), so the tagger
+// reads the sentence without it. Such a word is never an entity.
+func KeepCased(toks []Span, text string) []Span {
+	out := toks[:0]
+	for _, t := range toks {
+		keep := true
+		for _, r := range text[t.Start:t.End] {
+			if s := ScriptOf(r); s != NoScript {
+				keep = s.hasCase()
+				break
+			}
+		}
+		if keep {
+			out = append(out, t)
+		}
+	}
+	return out
+}

@@ -54,6 +54,30 @@ func TestTokenize(t *testing.T) {
 	}
 }
 
+func TestKeepCased(t *testing.T) {
+	tests := []struct {
+		name string
+		text string
+		want []string
+	}{
+		{"hebrew after a name", "Barack Obama בירושלים spoke.", []string{"Barack", "Obama", "spoke", "."}},
+		{"han in brackets", "Tokyo (東京) is big", []string{"Tokyo", "(", ")", "is", "big"}},
+		{"arabic, hangul, thai", "a مرحبا 안녕 สวัสดี b", []string{"a", "b"}},
+		{"cased scripts stay", "Путин Αθήνα Zürich", []string{"Путин", "Αθήνα", "Zürich"}},
+		{"no letters stay", "12 👍🏽 $ !", []string{"12", "👍🏽", "$", "!"}},
+		{"digits with a caseless word", "Boeing737מטוס", []string{"Boeing737"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var got []string
+			for _, s := range KeepCased(Tokenize(nil, tt.text), tt.text) {
+				got = append(got, tt.text[s.Start:s.End])
+			}
+			assert.Equal(t, tt.want, got)
+		})
+	}
+}
+
 func TestSentenceEnd(t *testing.T) {
 	tests := []struct {
 		name string
