@@ -171,7 +171,7 @@ func (r *Recognizer) Recognize(ctx context.Context, text string) ([]Entity, erro
 			chunks = bb.second.Apply(r.rl, r.m, b, nfc.Text, toks[i:j], chunks)
 		}
 		for _, c := range chunks {
-			ts, te, ok := bounds(nfc.Text, toks, i+c.Start, i+c.End, r.labels[c.Label])
+			ts, te, ok := bounds(nfc.Text, toks, i+c.Start, untilCaseless(nfc.Text, toks, i+c.Start, i+c.End), r.labels[c.Label])
 			if ts < prevEnd {
 				ts = prevEnd
 			}
@@ -191,6 +191,18 @@ func (r *Recognizer) Recognize(ctx context.Context, text string) ([]Entity, erro
 		i = j
 	}
 	return ents, nil
+}
+
+// untilCaseless returns where the entity of tokens [ts, te) ends: before
+// the first word the models did not read (see [tagger.KeepCased]) that
+// lies between its tokens, since a change of script ends an entity.
+func untilCaseless(text string, toks []tagger.Span, ts, te int) int {
+	for j := ts + 1; j < te; j++ {
+		if tagger.HasCaseless(text[toks[j-1].End:toks[j].Start]) {
+			return j
+		}
+	}
+	return te
 }
 
 // buffers is the scratch space of one Recognize call.

@@ -154,6 +154,17 @@ func (s Script) hasCase() bool {
 	return s == Latin || s == Greek || s == Cyrillic || s == Armenian
 }
 
+// HasCaseless reports whether s holds a letter of a script without case,
+// the words [KeepCased] leaves out.
+func HasCaseless(s string) bool {
+	for _, r := range s {
+		if sc := ScriptOf(r); sc != NoScript && !sc.hasCase() {
+			return true
+		}
+	}
+	return false
+}
+
 // KeepCased keeps, in place, the tokens toks of text that the models can
 // read: those without letters (numbers, punctuation, emoji) and those in
 // a script with capitals. A word in a script without case (Hebrew,
