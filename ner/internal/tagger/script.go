@@ -175,14 +175,8 @@ func HasCaseless(s string) bool {
 func KeepCased(toks []Span, text string) []Span {
 	out := toks[:0]
 	for _, t := range toks {
-		keep := true
-		for _, r := range text[t.Start:t.End] {
-			if s := ScriptOf(r); s != NoScript {
-				keep = s.hasCase()
-				break
-			}
-		}
-		if keep {
+		// a token keeps to one script: it has a caseless letter or none
+		if !HasCaseless(text[t.Start:t.End]) {
 			out = append(out, t)
 		}
 	}
