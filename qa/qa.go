@@ -39,7 +39,9 @@ const (
 	// is answered whenever the context holds a span of that type: the
 	// best-ranked such span, whatever its score; when the context shares
 	// no content word with the question, only if the question names no
-	// one and nothing (no capitalised word after its first).
+	// one and nothing (no capitalised word after its first). A
+	// why-question is never answered with a name or a bare date or
+	// amount: when the context gives no reason, it gets no answer.
 	DefaultThreshold = 0.1
 	// DefaultCacheSize is the number of tagged passages a Reader keeps.
 	DefaultCacheSize = 32
@@ -290,7 +292,7 @@ func (r *Reader) Answer(ctx context.Context, question, context string) (Answer, 
 	if err != nil {
 		return Answer{}, err
 	}
-	ss = core.DropEchoes(d, q, ss)
+	ss = core.DropMistyped(d, q, core.DropEchoes(d, q, ss))
 	best, score, ok := core.Best(d, ss)
 	top := score
 	if ok {

@@ -281,6 +281,8 @@ func TestAnswerClasses(t *testing.T) {
 		// Clause answers for why and how; the class the question asks for.
 		{"why: a reason clause", "Why did the ferry stop running?",
 			"The ferry ran for forty years. It stopped running in 1962 because the new bridge had opened.", "the new bridge had opened"},
+		{"why: a reason beside names and dates", "Why did Tomas Berg leave Uppsala in 1830?",
+			"Tomas Berg left Uppsala in 1830 with Anna Berg to study painting in Rome.", "to study painting in Rome"},
 		{"how: a manner clause", "How was the pest brought under control?",
 			"The pest spread quickly in the 1980s. It was brought under control by introducing a predator from Asia.", "introducing a predator from Asia"},
 		{"what country: a country", "What country did the army invade in 1169?",
@@ -300,12 +302,18 @@ func TestAnswerClasses(t *testing.T) {
 }
 
 // TestAbstains keeps the no-answer case: a question that names no answer
-// type, over a context that shares none of its words, gets no answer.
+// type, over a context that shares none of its words, gets no answer; a
+// why-question over a context that gives no reason gets none either,
+// rather than a name or a date.
 func TestAbstains(t *testing.T) {
 	r := testReader(t, Options{})
 	tests := []struct{ name, question, context string }{
 		{"unrelated", "What colour is the fox's tail?", "The harbour was dredged and the pier rebuilt with stone."},
 		{"named, no shared word", "When did the Treaty of Kiel end?", "Anna and Tom met on Friday at the cafe."},
+		{"why, no reason given", "Why was the company founded?",
+			"The company was founded in 1998 by Larry Page and Sergey Brin in Menlo Park, California."},
+		{"why, only an amount", "Why is the author selling the belt?",
+			"I am selling the belt for $55. It is brown leather."},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -120,6 +120,38 @@ func DropEchoes(d *Doc, q *Question, ss []Scored) []Scored {
 	return out
 }
 
+// DropMistyped removes, for a question that asks for a reason ("why"),
+// the candidates that are a name or a bare date or amount: a reason is a
+// clause or a phrase ("because demand fell", "to save money"), never
+// "Larry Page and Sergey Brin" or "$55", and when nothing else is left
+// the question is better not answered than answered with one. A phrase
+// that only holds a number ("I have two dogs", "one can include
+// arbitrarily many instances of 1") stays.
+// bareAmountToks is the most tokens of a span with a number or a date
+// that DropMistyped takes for a bare amount or date whatever its kind
+// ("$55", "in 1998").
+const bareAmountToks = 3
+
+func DropMistyped(d *Doc, q *Question, ss []Scored) []Scored {
+	if q.Wh != "why" {
+		return ss
+	}
+	out := ss[:0:0]
+	for _, s := range ss {
+		switch CandType(d, s.Cand) {
+		case TOther:
+		case TName:
+			continue
+		default:
+			if s.K&(KNum|KDate) != 0 || s.E-s.S <= bareAmountToks {
+				continue
+			}
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
 // BestTyped is Best over the candidates whose type agrees with the type
 // the question asks for (see Agrees); ok is false when the question asks
 // for no type or no candidate has it.
