@@ -75,6 +75,61 @@ func TestCandidates(t *testing.T) {
 	}
 }
 
+// TestDropMistyped: a why-question keeps no name and no bare date or
+// amount, a how-question of manner no bare date; other questions keep
+// every candidate.
+func TestDropMistyped(t *testing.T) {
+	const text = "Anna Berg moved to Paris in 2010 because her mother had fallen ill, and sold her flat for $55,000 through an agent."
+	tests := []struct {
+		question   string
+		kept, gone []string
+	}{
+		{"Why did Anna move to Paris?",
+			[]string{"her mother had fallen ill", "an agent"},
+			[]string{"Anna Berg", "Paris", "2010", "$ 55,000"}},
+		{"How did Anna sell her flat?",
+			[]string{"an agent", "Anna Berg", "$ 55,000"},
+			[]string{"2010"}},
+		{"How many flats did Anna sell?",
+			[]string{"2010", "Anna Berg", "$ 55,000"}, nil},
+		{"When did Anna move to Paris?",
+			[]string{"2010", "Anna Berg", "her mother had fallen ill"}, nil},
+	}
+	d, err := NewDoc(text, 0)
+	require.NoError(t, err)
+	var ss []Scored
+	for _, c := range AllCandidates(d) {
+		ss = append(ss, Scored{Cand: c})
+	}
+	texts := func(ss []Scored) map[string]bool {
+		out := map[string]bool{}
+		for _, s := range ss {
+			var ws []string
+			for i := s.S; i < s.E; i++ {
+				ws = append(ws, d.Toks[i].Text)
+			}
+			out[strings.Join(ws, " ")] = true
+		}
+		return out
+	}
+	all := texts(ss)
+	for _, tt := range tests {
+		t.Run(tt.question, func(t *testing.T) {
+			q, err := NewQuestion(tt.question, func(string) float64 { return 1 })
+			require.NoError(t, err)
+			got := texts(DropMistyped(d, q, ss))
+			for _, w := range tt.kept {
+				require.True(t, all[w], "%q is no candidate: %v", w, all)
+				assert.True(t, got[w], "%q dropped", w)
+			}
+			for _, w := range tt.gone {
+				require.True(t, all[w], "%q is no candidate: %v", w, all)
+				assert.False(t, got[w], "%q kept", w)
+			}
+		})
+	}
+}
+
 func TestNewDocSentences(t *testing.T) {
 	text := "The Harbour Light\n\nIt stands on a spur. It was lit in 1871.\nHistory\nThe keeper retired."
 	d, err := NewDoc(text, 10)

@@ -120,27 +120,28 @@ func DropEchoes(d *Doc, q *Question, ss []Scored) []Scored {
 	return out
 }
 
-// DropMistyped removes, for a question that asks for a reason ("why"),
-// the candidates that are a name or a bare date or amount: a reason is a
-// clause or a phrase ("because demand fell", "to save money"), never
-// "Larry Page and Sergey Brin" or "$55", and when nothing else is left
-// the question is better not answered than answered with one. A phrase
-// that only holds a number ("I have two dogs", "one can include
-// arbitrarily many instances of 1") stays.
 // bareAmountToks is the most tokens of a span with a number or a date
-// that DropMistyped takes for a bare amount or date whatever its kind
-// ("$55", "in 1998").
+// that [DropMistyped] takes for a bare amount or date whatever its
+// candidate kind ("$55", "in 1998").
 const bareAmountToks = 3
 
+// DropMistyped removes the candidates whose type cannot answer the
+// question. A reason ("why") is a clause or a phrase ("because demand
+// fell", "to save money"), never a name or a bare date or amount ("Larry
+// Page and Sergey Brin", "$55"); a manner ("how", not "how many" and the
+// like) is never a bare date ("2010" for "How did she get to Paris?"),
+// though it may be a name ("How was the war called?"). A phrase that only
+// holds a number ("I have two dogs") stays. When nothing is left the
+// question is better not answered.
 func DropMistyped(d *Doc, q *Question, ss []Scored) []Scored {
-	if q.Wh != "why" {
+	if q.Wh != "why" && q.Wh != "how" {
 		return ss
 	}
 	out := ss[:0:0]
 	for _, s := range ss {
-		switch CandType(d, s.Cand) {
-		case TOther:
-		case TName:
+		switch ct := CandType(d, s.Cand); {
+		case ct == TOther, q.Wh == "how" && ct != TDate:
+		case ct == TName:
 			continue
 		default:
 			if s.K&(KNum|KDate) != 0 || s.E-s.S <= bareAmountToks {
