@@ -1,6 +1,7 @@
 package ner
 
 import (
+	"strings"
 	"unicode"
 	"unicode/utf8"
 
@@ -149,4 +150,66 @@ func scriptOfWord(w string) tagger.Script {
 		}
 	}
 	return tagger.NoScript
+}
+
+// personTitles are words that stand before a person's name as a title or
+// an office ("Vice Premier He Lifeng", "Coach Will Wade"), in lower case.
+var personTitles = map[string]bool{
+	"mr": true, "mr.": true, "mrs": true, "mrs.": true, "ms": true, "ms.": true, "dr": true, "dr.": true,
+	"prof": true, "prof.": true, "professor": true, "sir": true, "dame": true, "lord": true, "lady": true,
+	"president": true, "premier": true, "minister": true, "chancellor": true, "secretary": true,
+	"governor": true, "gov.": true, "senator": true, "sen.": true, "rep.": true, "representative": true,
+	"mayor": true, "ambassador": true, "commissioner": true, "spokesman": true, "spokeswoman": true,
+	"spokesperson": true, "chairman": true, "chairwoman": true, "chair": true, "ceo": true, "director": true,
+	"judge": true, "justice": true, "king": true, "queen": true, "prince": true, "princess": true,
+	"emperor": true, "general": true, "gen.": true, "colonel": true, "col.": true, "captain": true,
+	"capt.": true, "lieutenant": true, "lt.": true, "sergeant": true, "sgt.": true, "admiral": true,
+	"coach": true, "pope": true, "cardinal": true, "bishop": true, "archbishop": true, "rabbi": true,
+	"imam": true, "sheikh": true, "father": true, "deputy": true, "vice": true, "leader": true,
+}
+
+// functionWords are English words of closed classes (pronouns,
+// determiners, prepositions, conjunctions, modals and auxiliaries), in
+// lower case: inside a sentence one of them is capitalised only in a name
+// ("He Lifeng", "To Lam", "Will Wade").
+var functionWords = map[string]bool{}
+
+func init() {
+	for _, w := range strings.Fields(`he she it we they you i me him her his its our their them us my your
+		a an the this that these those to of in on at by for with from as into onto upon
+		and or but nor so yet if do does did will would can could may might must shall should
+		not no all any some each every who whom what when where why how up down out over under off
+		be is are was were am been has have had`) {
+		functionWords[w] = true
+	}
+}
+
+// titledName returns where a PERSON entity starting at token s begins
+// when a title stands before it with a capitalised function word in
+// between ("Vice Premier [He] Lifeng", "Coach [Will] Wade"): inside a
+// sentence such a capital marks a name, and after a title the name
+// starts there. The model learned few such names (the OntoNotes training
+// data holds one) and reads "He" as the pronoun whenever the words around
+// the name say little. A title after a title is not such a word ("Vice
+// Commander Peng Dehuai", "General Counsel Matthew Mayer"). sentStart is
+// the sentence's first token.
+func titledName(text string, toks []tagger.Span, sentStart, s int) int {
+	if s-2 < sentStart {
+		return s
+	}
+	word := func(k int) string { return text[toks[k].Start:toks[k].End] }
+	w := word(s - 1)
+	r, size := utf8.DecodeRuneInString(w)
+	if !unicode.IsUpper(r) || w == "I" || !near(text, toks[s-2], toks[s-1]) || !near(text, toks[s-1], toks[s]) {
+		return s
+	}
+	for _, c := range w[size:] {
+		if !unicode.IsLower(c) {
+			return s // "USA", "HE": a word in capitals says nothing
+		}
+	}
+	if !functionWords[strings.ToLower(w)] || !personTitles[strings.ToLower(word(s-2))] {
+		return s
+	}
+	return s - 1
 }

@@ -63,6 +63,44 @@ func TestBounds(t *testing.T) {
 	}
 }
 
+// A capitalised function word between a title and a PERSON entity is the
+// name's first word; the model's entity is between [ and ].
+func TestTitledName(t *testing.T) {
+	tests := []struct {
+		name, text, want string
+	}{
+		{"after a title", "Vice Premier He [Lifeng] met them.", "He Lifeng"},
+		{"after a title with a full stop", "Dr. Will [Wade] spoke.", "Will Wade"},
+		{"a word usually capitalised", "Premier Zhou [Lifeng] met them.", "Lifeng"},
+		{"a title after a title", "General Counsel [Matthew Mayer] said so.", "Matthew Mayer"},
+		{"no title before it", "Yesterday He [Lifeng] met them.", "Lifeng"},
+		{"the sentence's first word", "He [Lifeng] met them.", "Lifeng"},
+		{"a comma between", "Premier, He [Lifeng] met them.", "Lifeng"},
+		{"capitals throughout", "PREMIER HE [Lifeng] met them.", "Lifeng"},
+		{"the pronoun I", "Premier I [Lifeng] met them.", "Lifeng"},
+		{"a title is no part of the name", "Vice Premier [He Lifeng] met them.", "He Lifeng"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			open, closer := strings.Index(tt.text, "["), strings.Index(tt.text, "]")
+			text := tt.text[:open] + tt.text[open+1:closer] + tt.text[closer+1:]
+			toks := tagger.Tokenize(nil, text)
+			s, e := -1, -1
+			for k, tok := range toks {
+				if tok.Start == open {
+					s = k
+				}
+				if tok.End == closer-1 {
+					e = k + 1
+				}
+			}
+			require.True(t, s >= 0 && e > s, "the brackets must fall on token edges")
+			s = titledName(text, toks, 0, s)
+			assert.Equal(t, tt.want, text[toks[s].Start:toks[e-1].End])
+		})
+	}
+}
+
 // A name written with a combining accent (NFD) is read as its precomposed
 // form, and its offsets and text are the caller's own.
 func TestRecognizeNormalizesForTheModel(t *testing.T) {

@@ -172,6 +172,9 @@ func (r *Recognizer) Recognize(ctx context.Context, text string) ([]Entity, erro
 		}
 		for _, c := range chunks {
 			ts, te, ok := bounds(nfc.Text, toks, i+c.Start, untilCaseless(nfc.Text, toks, i+c.Start, i+c.End), r.labels[c.Label])
+			if ok && r.labels[c.Label] == Person {
+				ts = titledName(nfc.Text, toks, i, ts)
+			}
 			if ts < prevEnd {
 				ts = prevEnd
 			}

@@ -87,6 +87,10 @@ func TestRecognize(t *testing.T) {
 			{Text: "Chinese", Label: NORP, Start: 0, End: 7},
 			{Text: "He Lifeng", Label: Person, Start: 21, End: 30},
 		}},
+		{"name after a title, before a plain verb", "Chinese Vice Premier He Lifeng met Apple CEO Tim Cook in Beijing.", []Entity{
+			{Text: "He Lifeng", Label: Person, Start: 21, End: 30},
+			{Text: "Tim Cook", Label: Person, Start: 45, End: 53},
+		}},
 		{"empty", "", nil},
 		{"space only", " \n\t ", nil},
 	}
