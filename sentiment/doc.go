@@ -35,7 +35,11 @@
 //   - compound is pos − neg, the expected polarity in [−1, 1]: its sign
 //     follows the evidence and its magnitude is a confidence a caller can
 //     threshold (|compound| ≥ 0.5 means the model is at least 50 points
-//     surer of one side than of the other). A polar text's compound is at
+//     surer of one side than of the other). On the polar texts of the
+//     shared dev sets its sign is right for 99.5% of those with
+//     |compound| ≥ 0.9, 98% at 0.8–0.9, 93–96% at 0.5–0.8, 81% at
+//     0.3–0.4 and 57% at 0.05–0.1 (VADER's compound: 84%, 84%, 77–82%,
+//     66%, 54%). A polar text's compound is at
 //     least 0.05 in magnitude; a neutral text's is pos − neg scaled into
 //     (−0.05, 0.05), so that VADER's ±0.05 thresholds give the label.
 //     A text of three words or fewer in which VADER finds a sentiment word

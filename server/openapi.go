@@ -129,7 +129,7 @@ const (
 		"so a weakly polar text gets a polar label with a small compound. With vader: positive for compound >= 0.05, negative for <= -0.05, neutral in between. " +
 		"An empty text is neutral with all scores 0."
 	compoundDoc = "From -1 (most negative) to 1 (most positive). With the default model (hybrid), pos - neg: its magnitude is a confidence you can threshold " +
-		"(0.5 means the model is 50 points surer of one side than of the other). With vader, VADER's normalised sum of word valences."
+		"(0.5 means the model is 50 points surer of one side than of the other; on polar dev texts its sign is right for 99.5% of those at 0.9 or more). With vader, VADER's normalised sum of word valences."
 	negDoc = "Negative: with the default model (hybrid), the probability that the text is negative; with vader, VADER's negative proportion (the positive words' intensity, the neutral words' count and the negative words' intensity are each divided by their sum)."
 )
 
