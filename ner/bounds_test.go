@@ -10,6 +10,27 @@ import (
 	"github.com/textanalysis/go-textanalysis/ner/internal/tagger"
 )
 
+// bracketed returns marked without its brackets, its tokens and the token
+// range [s, e) the brackets marked.
+func bracketed(t *testing.T, marked string) (text string, toks []tagger.Span, s, e int) {
+	t.Helper()
+	open, closer := strings.Index(marked, "["), strings.Index(marked, "]")
+	require.True(t, open >= 0 && closer > open)
+	text = marked[:open] + marked[open+1:closer] + marked[closer+1:]
+	toks = tagger.Tokenize(nil, text)
+	s, e = -1, -1
+	for k, tok := range toks {
+		if tok.Start == open {
+			s = k
+		}
+		if tok.End == closer-1 {
+			e = k + 1
+		}
+	}
+	require.True(t, s >= 0 && e > s, "the brackets must fall on token edges")
+	return text, toks, s, e
+}
+
 // The model's entity boundaries are corrected by class; each case gives
 // the words the model took (between [ and ]) and what the entity becomes.
 func TestBounds(t *testing.T) {
@@ -39,20 +60,7 @@ func TestBounds(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			open, closer := strings.Index(tt.text, "["), strings.Index(tt.text, "]")
-			require.True(t, open >= 0 && closer > open)
-			text := tt.text[:open] + tt.text[open+1:closer] + tt.text[closer+1:]
-			toks := tagger.Tokenize(nil, text)
-			s, e := -1, -1
-			for k, tok := range toks {
-				if tok.Start == open {
-					s = k
-				}
-				if tok.End == closer-1 {
-					e = k + 1
-				}
-			}
-			require.True(t, s >= 0 && e > s, "the brackets must fall on token edges")
+			text, toks, s, e := bracketed(t, tt.text)
 			s, e, ok := bounds(text, toks, s, e, tt.label)
 			got := ""
 			if ok {
@@ -82,19 +90,7 @@ func TestTitledName(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			open, closer := strings.Index(tt.text, "["), strings.Index(tt.text, "]")
-			text := tt.text[:open] + tt.text[open+1:closer] + tt.text[closer+1:]
-			toks := tagger.Tokenize(nil, text)
-			s, e := -1, -1
-			for k, tok := range toks {
-				if tok.Start == open {
-					s = k
-				}
-				if tok.End == closer-1 {
-					e = k + 1
-				}
-			}
-			require.True(t, s >= 0 && e > s, "the brackets must fall on token edges")
+			text, toks, s, e := bracketed(t, tt.text)
 			s = titledName(text, toks, 0, s)
 			assert.Equal(t, tt.want, text[toks[s].Start:toks[e-1].End])
 		})
