@@ -12,6 +12,7 @@ func init() {
 		}
 	}
 	lr.SetWordClass(classes)
+	lr.SetEmojiNames(loadVADER().emojis)
 }
 
 // hybridVaderFeatures are the VADER features the hybrid model reads for a

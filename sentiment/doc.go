@@ -88,6 +88,14 @@
 // from, so a rarer spelling taught the model little or the wrong way
 // ("the bus is late ;-)" was negative).
 //
+// An emoji is read by VADER's description of it, by the word model too
+// ("👍" as "thumbs up", "💩" as "pile of poo"): none of the training texts
+// holds an emoji, so the model had learned nothing of them, and a lone
+// "👍" was neutral. A variation selector or a skin tone after an emoji
+// changes nothing ("❤️" reads as "❤", "👍🏽" as "👍"); VADER itself, and so
+// [ModelVADER], reads "❤️" as nothing. The shared evaluation sets hold no
+// emoji either, so this is checked by tests only.
+//
 // [ModelVADER] is a faithful
 // port of VADER (Hutto & Gilbert 2014, the vaderSentiment 3.3.2 Python
 // package): for the whole text it returns exactly the scores Python's

@@ -369,3 +369,36 @@ func TestHybridEmoticonSpellings(t *testing.T) {
 	}
 	assert.Greater(t, leanPos("Love you &lt;3"), 0.8)
 }
+
+// TestHybridEmoji: the training data holds no emoji, so the word model
+// reads one by VADER's description of it ("👍" as "thumbs up"), and a
+// variation selector or a skin tone changes nothing; the vader model
+// keeps the reference's reading ("❤️" gives 0 there).
+func TestHybridEmoji(t *testing.T) {
+	a := newTestAnalyzer(t, Options{Model: ModelHybrid, WholeOnly: true})
+	analyze := func(text string) *Result {
+		r, err := a.Analyze(t.Context(), text)
+		require.NoError(t, err)
+		return r
+	}
+	tests := []struct {
+		text, label string
+	}{
+		{"👍", "positive"},
+		{"👎", "negative"},
+		{"❤️", "positive"},
+		{"I ❤️ this", "positive"},
+		{"💩", "negative"},
+		{"great job 🎉", "positive"},
+	}
+	for _, tt := range tests {
+		assert.Equal(t, tt.label, analyze(tt.text).Label, tt.text)
+	}
+	for plain, variant := range map[string]string{"👍": "👍🏽", "❤": "❤️", "I ❤ this": "I ❤️ this", "😍": "😍🏿"} {
+		assert.Equal(t, analyze(plain).Compound, analyze(variant).Compound, "%q reads as %q", variant, plain)
+	}
+	v := newTestAnalyzer(t, Options{Model: ModelVADER, WholeOnly: true})
+	r, err := v.Analyze(t.Context(), "❤️")
+	require.NoError(t, err)
+	assert.Zero(t, r.Compound, "the reference reads a heart with a variation selector as nothing")
+}

@@ -80,6 +80,10 @@ type vaderTables struct {
 	// idioms reads the idioms whose negator does not negate as the
 	// hybrid's word model does (see idiomNegators); the reference does not.
 	idioms bool
+	// emojiVariants reads an emoji the same with or without the code
+	// points that only change how it is drawn (see isEmojiModifier); the
+	// reference does not.
+	emojiVariants bool
 }
 
 // loadVADER builds the tables once per process.
@@ -172,7 +176,7 @@ var hybridSupplement = map[string]float64{
 // added: what the hybrid model's VADER features read.
 var loadHybridVADER = sync.OnceValue(func() *vaderTables {
 	base := loadVADER()
-	t := &vaderTables{words: make(map[string]wordInfo, len(base.words)+len(hybridSupplement)), emojis: base.emojis, idioms: true}
+	t := &vaderTables{words: make(map[string]wordInfo, len(base.words)+len(hybridSupplement)), emojis: base.emojis, idioms: true, emojiVariants: true}
 	for w, wi := range base.words {
 		t.words[w] = wi
 	}

@@ -122,20 +122,35 @@ func (v *vader) expandEmoji(text string, sc *vaderScratch) string {
 	b := append(sc.buf[:0], text[:first]...)
 	// The reference starts with prev_space true and sets it only for ' '.
 	prevSpace := first == 0 || text[first-1] == ' '
+	afterEmoji := false
 	for _, r := range text[first:] {
+		if afterEmoji && v.t.emojiVariants && isEmojiModifier(r) {
+			// before the look-up: the reference describes a skin tone
+			// on its own ("dark skin tone")
+			continue
+		}
 		if d, ok := v.t.emojis[r]; ok {
 			if !prevSpace {
 				b = append(b, ' ')
 			}
 			b = append(b, d...)
-			prevSpace = false
+			prevSpace, afterEmoji = false, true
 			continue
 		}
 		b = utf8.AppendRune(b, r)
-		prevSpace = r == ' '
+		prevSpace, afterEmoji = r == ' ', false
 	}
 	sc.buf = b
 	return string(b)
+}
+
+// isEmojiModifier reports whether r changes how the emoji before it is
+// drawn, not what it means: a variation selector ("❤️" is U+2764 U+FE0F), a
+// skin tone, or a zero-width joiner between the emoji of a sequence. The
+// reference appends it to the description's last word ("heart\ufe0f"),
+// which then matches no lexicon entry.
+func isEmojiModifier(r rune) bool {
+	return r == 0xfe0e || r == 0xfe0f || r == 0x200d || 0x1f3fb <= r && r <= 0x1f3ff
 }
 
 // isPySpace reports whether Python's str.split() splits at r.

@@ -119,8 +119,14 @@ func Tokens(dst []string, text string) []string {
 			}
 			i += size
 		case unicode.IsSymbol(r) && r >= 0x2000:
-			if r != 0xfe0f {
-				dst = append(dst, text[i:i+size])
+			if 0x1f3fb <= r && r <= 0x1f3ff {
+				// a skin tone: how the emoji before it is drawn
+				i += size
+				continue
+			}
+			dst = append(dst, text[i:i+size])
+			if name := emojiNames[r]; name != "" {
+				dst = appendEmojiName(dst, name)
 			}
 			i += size
 		default:
@@ -218,6 +224,26 @@ var (
 	wordClass       map[string]string
 	wordClassFilter wordFilter
 )
+
+// emojiNames maps an emoji to its description ("👍" → "thumbs up"); see
+// [SetEmojiNames].
+var emojiNames map[rune]string
+
+// SetEmojiNames sets the descriptions [Tokens] reads an emoji by: after the
+// emoji's own token come the description's words, so that the word model,
+// which learned from texts without emoji, reads "👍" as "thumbs up" and
+// "❤️" as "red heart", as VADER does. Package sentiment sets VADER's
+// emoji descriptions in its initialisation. It is not safe to call while
+// texts are tokenised.
+func SetEmojiNames(names map[rune]string) { emojiNames = names }
+
+// appendEmojiName appends the words of an emoji's description.
+func appendEmojiName(dst []string, name string) []string {
+	for _, w := range strings.FieldsFunc(name, func(r rune) bool { return !isWordRune(r) || r == '\'' }) {
+		dst = appendWord(dst, w)
+	}
+	return dst
+}
 
 // SetWordClass sets the words that [Tokens] replaces by the token of their
 // class (package sentiment sets them, in its initialisation, before any
