@@ -88,6 +88,13 @@
 // from, so a rarer spelling taught the model little or the wrong way
 // ("the bus is late ;-)" was negative).
 //
+// A rating ("9/10", "9 out of 10", "5 stars", "one-star") is read by the
+// hybrid's VADER scores as a sentiment word whose valence follows its
+// share of the scale, so that VADER's negation applies ("It does not
+// deserve 5 stars." is negative); the word model reads every number as
+// "0", and "10/10" alone was neutral. A slash rating needs a scale of 10
+// or 100 and no date word before it ("Wednesday 10/10" is a date).
+//
 // An emoji is read by VADER's description of it, by the word model too
 // ("👍" as "thumbs up", "💩" as "pile of poo"): none of the training texts
 // holds an emoji, so the model had learned nothing of them, and a lone

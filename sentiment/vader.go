@@ -340,6 +340,7 @@ func soOrThis(t *token) bool { return t.lower == "so" || t.lower == "this" }
 func valences(sents []float64, toks []token, idioms bool) []float64 {
 	if idioms {
 		idiomNegators(toks)
+		markRatings(toks)
 	}
 	n := len(toks)
 	allcaps := 0

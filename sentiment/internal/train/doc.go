@@ -469,6 +469,25 @@
 // to .817 (vader-amazon .753 → .746): the ratings take weight from the
 // words of the reviews that hold them, and the words carry to SST.
 //
+// Ratings in the hybrid's VADER scores (shipped; package sentiment's
+// markRatings, full retrain, seed 1, the same flags): "9/10", "9 out of
+// 10", "5 stars", "one-star" read as a sentiment word whose valence
+// follows the rating's share of its scale (±3 at the ends, nothing
+// between 0.4 and 0.6), so that VADER's negation and "but" apply ("It does
+// not deserve 5 stars." negative). "10/10", "10 out of 10 stars." and "All
+// in all I give this one a resounding 9 out of 10." were neutral (UCI dev
+// has each). Dev -use-label against the model before: UCI .876 → .878 (4
+// rating sentences right, 2 others wrong), IMDB .904 → .902, SST 3-class
+// macro-F1 .579 → .577, TweetEval .764 → .763, vader-nyt .586 → .587
+// (.531 → .534), VADER tweets .915 → .917 (.709 → .706, 3-class accuracy
+// .870 → .871): beyond the ratings, the retrain's noise; Tau and TauTweet
+// chosen the same (0.29, 0.49). A first version also read "N/5" and a
+// slash rating after a weekday, a month or "on" ("Wednesday 10/10", which
+// in tweets is a date): the held-out tweets then chose TauTweet 0.48 and
+// dev moved by more, both ways (VADER tweets .921 / .716, TweetEval .775,
+// but TweetEval neutral recall 528 → 516 of 869 and "Water boils at 100
+// degrees Celsius at sea level." positive).
+//
 // Negation scope in the hybrid's VADER scores (measured and left out,
 // code not kept): the reference's three-word window negates across
 // commas ("Not good, not bad." negates "bad" twice, compound −0.58); a
