@@ -36,6 +36,11 @@ func ratingNumber(w string) (float64, bool) {
 // dentists" is no rating).
 func ratingOf(toks []token, i int) (share float64, n int, ok bool) {
 	w := toks[i].lower
+	if w == "" || strings.IndexByte("0123456789zotfsen", w[0]) < 0 {
+		// neither a digit nor the first letter of a number word: most
+		// tokens stop here
+		return 0, 0, false
+	}
 	if a, b, found := strings.Cut(w, "/"); found && !strings.Contains(b, "/") {
 		// "7/10", not a date: no scale of 5 ("4/5" is April 5 as often),
 		// nor after a word that a date follows ("Wednesday 10/10", "on
