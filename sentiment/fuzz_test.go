@@ -77,20 +77,25 @@ func FuzzVADERSentences(f *testing.F) {
 		"Good. Bad!", "I love it. But the end was awful!!", "Not bad at all. The kiss of death? No.",
 		"it was kind of good.\nVERY BAD indeed… ok", "Great 😀. Sad 😢.", "a.b. c? d!", "No. no. NO good",
 		"x\u2028y. z", "at least. least bad. Mr. Smith is not great",
+		"9 out\nof 10. Great", "It was 10/10! Not 5 stars though.", "It could be better. I can't recommend it enough",
 	} {
 		f.Add(s)
 	}
-	v := &vader{t: loadVADER()}
+	// the reference's tables, and the hybrid's (idioms, wishes, ratings,
+	// emoji variants)
+	vs := []*vader{{t: loadVADER()}, {t: loadHybridVADER()}}
 	f.Fuzz(func(t *testing.T, text string) {
-		spans := splitSentences(text)
-		got := make([]scores, len(spans))
-		whole := v.polaritySentences(text, spans, got)
-		if want := v.polarity(text); whole != want {
-			t.Fatalf("whole %+v, alone %+v for %q", whole, want, text)
-		}
-		for k, sp := range spans {
-			if want := v.polarity(text[sp.start:sp.end]); got[k] != want {
-				t.Fatalf("sentence %d %q: %+v, alone %+v", k, text[sp.start:sp.end], got[k], want)
+		for _, v := range vs {
+			spans := splitSentences(text)
+			got := make([]scores, len(spans))
+			whole := v.polaritySentences(text, spans, got)
+			if want := v.polarity(text); whole != want {
+				t.Fatalf("whole %+v, alone %+v for %q (idioms %v)", whole, want, text, v.t.idioms)
+			}
+			for k, sp := range spans {
+				if want := v.polarity(text[sp.start:sp.end]); got[k] != want {
+					t.Fatalf("sentence %d %q: %+v, alone %+v (idioms %v)", k, text[sp.start:sp.end], got[k], want, v.t.idioms)
+				}
 			}
 		}
 	})
