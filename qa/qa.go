@@ -42,7 +42,8 @@ const (
 	// one and nothing (no capitalised word after its first). A
 	// why-question is never answered with a name or a bare date or
 	// amount (when the context gives no reason, it gets no answer), nor
-	// a how-question of manner with a bare date.
+	// a question for an activity ("What does she do?"), nor a
+	// how-question of manner with a bare date.
 	DefaultThreshold = 0.1
 	// DefaultCacheSize is the number of tagged passages a Reader keeps.
 	DefaultCacheSize = 32

@@ -75,9 +75,9 @@ func TestCandidates(t *testing.T) {
 	}
 }
 
-// TestDropMistyped: a why-question keeps no name and no bare date or
-// amount, a how-question of manner no bare date; other questions keep
-// every candidate.
+// TestDropMistyped: a why-question and an activity ("What did she do?")
+// keep no name and no bare date or amount, a how-question of manner no
+// bare date; other questions keep every candidate.
 func TestDropMistyped(t *testing.T) {
 	const text = "Anna Berg moved to Paris in 2010 because her mother had fallen ill, and sold her flat for $55,000 through an agent."
 	tests := []struct {
@@ -92,6 +92,11 @@ func TestDropMistyped(t *testing.T) {
 			[]string{"2010"}},
 		{"How many flats did Anna sell?",
 			[]string{"2010", "Anna Berg", "$ 55,000"}, nil},
+		{"What did Anna Berg do?",
+			[]string{"her mother had fallen ill", "an agent"},
+			[]string{"Anna Berg", "Paris", "2010", "$ 55,000"}},
+		{"What year did Anna move, as she had wanted to do?",
+			[]string{"2010", "Anna Berg"}, nil},
 		{"When did Anna move to Paris?",
 			[]string{"2010", "Anna Berg", "her mother had fallen ill"}, nil},
 	}

@@ -150,6 +150,18 @@ func NewQuestion(text string, idf func(string) float64) (*Question, error) {
 	return q, nil
 }
 
+// endsWithDo reports whether the question's last word is "do" or
+// "doing" ("What does the Sieve of Eratosthenes do?"): it asks for an
+// activity.
+func (q *Question) endsWithDo() bool {
+	for i := len(q.Toks) - 1; i >= 0; i-- {
+		if t := &q.Toks[i]; t.Word {
+			return t.Low == "do" || t.Low == "doing"
+		}
+	}
+	return false
+}
+
 // Named reports whether the question names someone or something: a
 // proper noun, or a capitalised content word after the first word.
 func (q *Question) Named() bool {

@@ -130,11 +130,13 @@ const bareAmountToks = 3
 // fell", "to save money"), never a name or a bare date or amount ("Larry
 // Page and Sergey Brin", "$55"); a manner ("how", not "how many" and the
 // like) is never a bare date ("2010" for "How did she get to Paris?"),
-// though it may be a name ("How was the war called?"). A phrase that only
-// holds a number ("I have two dogs") stays. When nothing is left the
-// question is better not answered.
+// though it may be a name ("How was the war called?"); an activity ("What
+// does she do?", "What was he allowed to do?", asking for no type) is
+// neither. A phrase that only holds a number ("I have two dogs") stays.
+// When nothing is left the question is better not answered.
 func DropMistyped(d *Doc, q *Question, ss []Scored) []Scored {
-	if q.Wh != "why" && q.Wh != "how" {
+	activity := q.Wh == "what" && q.Type == TOther && q.endsWithDo()
+	if q.Wh != "why" && q.Wh != "how" && !activity {
 		return ss
 	}
 	out := ss[:0:0]
