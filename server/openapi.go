@@ -123,7 +123,7 @@ func (s *Server) keysDescription() string {
 const (
 	posDoc   = "Positive: with the default model (hybrid), the probability that the text is positive; with vader, VADER's positive proportion (the positive words' intensity, the neutral words' count and the negative words' intensity are each divided by their sum)."
 	neuDoc   = "Neutral: with the default model (hybrid), the probability that the text is neutral; with vader, VADER's neutral proportion (the positive words' intensity, the neutral words' count and the negative words' intensity are each divided by their sum)."
-	labelDoc = "The label to read. With the default model (hybrid): neutral only for a text that carries no sentiment or balanced sentiment " +
+	labelDoc = "The label to read. With the default model (hybrid): neutral only for a text that carries no sentiment, or whose words lean to neither side (a text mixing clear praise and blame gets the side that weighs more) " +
 		"(never for one where VADER finds clear sentiment on the side the model leans to; a short text that reads like a tweet is judged by a polar-or-neutral model trained on tweets, " +
 		"so one that only reports news or plans is neutral); otherwise the more likely of positive and negative, " +
 		"so a weakly polar text gets a polar label with a small compound. With vader: positive for compound >= 0.05, negative for <= -0.05, neutral in between. " +
