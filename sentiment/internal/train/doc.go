@@ -477,7 +477,7 @@
 // not deserve 5 stars." negative). "10/10", "10 out of 10 stars." and "All
 // in all I give this one a resounding 9 out of 10." were neutral (UCI dev
 // has each). Dev -use-label against the model before: UCI .876 → .878 (4
-// rating sentences right, 2 others wrong), IMDB .904 → .902, SST 3-class
+// rating sentences right, 1 other wrong), IMDB .904 → .902, SST 3-class
 // macro-F1 .579 → .577, TweetEval .764 → .763, vader-nyt .586 → .587
 // (.531 → .534), VADER tweets .915 → .917 (.709 → .706, 3-class accuracy
 // .870 → .871): beyond the ratings, the retrain's noise; Tau and TauTweet
