@@ -154,34 +154,29 @@ func scriptOfWord(w string) tagger.Script {
 
 // personTitles are words that stand before a person's name as a title or
 // an office ("Vice Premier He Lifeng", "Coach Will Wade"), in lower case.
-var personTitles = map[string]bool{
-	"mr": true, "mr.": true, "mrs": true, "mrs.": true, "ms": true, "ms.": true, "dr": true, "dr.": true,
-	"prof": true, "prof.": true, "professor": true, "sir": true, "dame": true, "lord": true, "lady": true,
-	"president": true, "premier": true, "minister": true, "chancellor": true, "secretary": true,
-	"governor": true, "gov.": true, "senator": true, "sen.": true, "rep.": true, "representative": true,
-	"mayor": true, "ambassador": true, "commissioner": true, "spokesman": true, "spokeswoman": true,
-	"spokesperson": true, "chairman": true, "chairwoman": true, "chair": true, "ceo": true, "director": true,
-	"judge": true, "justice": true, "king": true, "queen": true, "prince": true, "princess": true,
-	"emperor": true, "general": true, "gen.": true, "colonel": true, "col.": true, "captain": true,
-	"capt.": true, "lieutenant": true, "lt.": true, "sergeant": true, "sgt.": true, "admiral": true,
-	"coach": true, "pope": true, "cardinal": true, "bishop": true, "archbishop": true, "rabbi": true,
-	"imam": true, "sheikh": true, "father": true, "deputy": true, "vice": true, "leader": true,
-}
+var personTitles = wordSet(`mr mr. mrs mrs. ms ms. dr dr. prof prof. professor sir dame lord lady
+	president premier minister chancellor secretary governor gov. senator sen. rep. representative
+	mayor ambassador commissioner spokesman spokeswoman spokesperson chairman chairwoman chair ceo director
+	judge justice king queen prince princess emperor general gen. colonel col. captain capt. lieutenant lt.
+	sergeant sgt. admiral coach pope cardinal bishop archbishop rabbi imam sheikh father deputy vice leader`)
 
 // functionWords are English words of closed classes (pronouns,
 // determiners, prepositions, conjunctions, modals and auxiliaries), in
 // lower case: inside a sentence one of them is capitalised only in a name
 // ("He Lifeng", "To Lam", "Will Wade").
-var functionWords = map[string]bool{}
+var functionWords = wordSet(`he she it we they you i me him her his its our their them us my your
+	a an the this that these those to of in on at by for with from as into onto upon
+	and or but nor so yet if do does did will would can could may might must shall should
+	not no all any some each every who whom what when where why how up down out over under off
+	be is are was were am been has have had`)
 
-func init() {
-	for _, w := range strings.Fields(`he she it we they you i me him her his its our their them us my your
-		a an the this that these those to of in on at by for with from as into onto upon
-		and or but nor so yet if do does did will would can could may might must shall should
-		not no all any some each every who whom what when where why how up down out over under off
-		be is are was were am been has have had`) {
-		functionWords[w] = true
+// wordSet is the set of the space-separated words of s.
+func wordSet(s string) map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields(s) {
+		m[w] = true
 	}
+	return m
 }
 
 // titledName returns where a PERSON entity starting at token s begins

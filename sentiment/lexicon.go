@@ -81,8 +81,9 @@ type vaderTables struct {
 	// hybrid's word model does (see idiomNegators); the reference does not.
 	idioms bool
 	// emojiVariants reads an emoji the same with or without the code
-	// points that only change how it is drawn (see isEmojiModifier); the
-	// reference does not.
+	// points that only change how it is drawn (see lr.IsEmojiModifier); the
+	// reference appends them to the description's last word ("heart\ufe0f"),
+	// which then matches no lexicon entry.
 	emojiVariants bool
 }
 

@@ -124,7 +124,7 @@ func (v *vader) expandEmoji(text string, sc *vaderScratch) string {
 	prevSpace := first == 0 || text[first-1] == ' '
 	afterEmoji := false
 	for _, r := range text[first:] {
-		if afterEmoji && v.t.emojiVariants && isEmojiModifier(r) {
+		if afterEmoji && v.t.emojiVariants && lr.IsEmojiModifier(r) {
 			// before the look-up: the reference describes a skin tone
 			// on its own ("dark skin tone")
 			continue
@@ -142,15 +142,6 @@ func (v *vader) expandEmoji(text string, sc *vaderScratch) string {
 	}
 	sc.buf = b
 	return string(b)
-}
-
-// isEmojiModifier reports whether r changes how the emoji before it is
-// drawn, not what it means: a variation selector ("❤️" is U+2764 U+FE0F), a
-// skin tone, or a zero-width joiner between the emoji of a sequence. The
-// reference appends it to the description's last word ("heart\ufe0f"),
-// which then matches no lexicon entry.
-func isEmojiModifier(r rune) bool {
-	return r == 0xfe0e || r == 0xfe0f || r == 0x200d || 0x1f3fb <= r && r <= 0x1f3ff
 }
 
 // isPySpace reports whether Python's str.split() splits at r.

@@ -119,7 +119,7 @@ func Tokens(dst []string, text string) []string {
 			}
 			i += size
 		case unicode.IsSymbol(r) && r >= 0x2000:
-			if 0x1f3fb <= r && r <= 0x1f3ff {
+			if IsEmojiModifier(r) {
 				// a skin tone: how the emoji before it is drawn
 				i += size
 				continue
@@ -236,6 +236,13 @@ var emojiNames map[rune]string
 // emoji descriptions in its initialisation. It is not safe to call while
 // texts are tokenised.
 func SetEmojiNames(names map[rune]string) { emojiNames = names }
+
+// IsEmojiModifier reports whether r changes how the emoji before it is
+// drawn, not what it means: a variation selector ("❤️" is U+2764 U+FE0F), a
+// skin tone, or a zero-width joiner between the emoji of a sequence.
+func IsEmojiModifier(r rune) bool {
+	return r == 0xfe0e || r == 0xfe0f || r == 0x200d || 0x1f3fb <= r && r <= 0x1f3ff
+}
 
 // appendEmojiName appends the words of an emoji's description.
 func appendEmojiName(dst []string, name string) []string {
