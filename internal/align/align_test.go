@@ -138,8 +138,12 @@ func TestNFCInsideUnchangedSegment(t *testing.T) {
 func FuzzNFC(f *testing.F) {
 	f.Add("Ame\u0301lie")
 	f.Add("e\u0301\u0301\u0323x")
+	f.Add("e\u0301 0\uffac\u08e8\uffac \u1100\u1161")
 	f.Fuzz(func(t *testing.T, text string) {
 		n := NFC(text)
+		if utf8.ValidString(text) && n.Text != norm.NFC.String(text) {
+			t.Fatalf("NFC(%q) = %q, want %q", text, n.Text, norm.NFC.String(text))
+		}
 		checkSource(t, text, n)
 	})
 }
@@ -169,6 +173,8 @@ func TestFold(t *testing.T) {
 		{"other scripts keep their marks", "नमस्ते שָׁלוֹם", "नमस्ते שָׁלוֹם"},
 		{"mark after a space stays", "a \u0301b", "a \u0301b"},
 		{"emoji", "Merkel 👍🏽", "Merkel 👍🏽"},
+		{"hangul jamo compose", "Zu\u0308rich \u1100\u1161", "Zurich \uac00"},
+		{"mark on a hangul letter stays", "Zu\u0308rich 0\uffac\u08e8\uffac", "Zurich 0\uffac\u08e8\uffac"},
 		{"empty", "", ""},
 	}
 	for _, tt := range tests {
@@ -193,17 +199,21 @@ func FuzzFold(f *testing.F) {
 	f.Add("Ame\u0301lie")
 	f.Add("e\u0301\u0301\u0323x Zürich")
 	f.Add("שָׁלוֹם Łódź")
+	// golang.org/x/text's norm.Iter panicked on this one.
+	f.Add("Ame\u0301lie 0\uffac\u08e8\uffac")
 	f.Fuzz(func(t *testing.T, text string) {
 		if !utf8.ValidString(text) {
 			return
 		}
 		n := Fold(text)
-		if !utf8.ValidString(n.Text) {
-			t.Fatalf("invalid UTF-8 from %q", text)
+		if !norm.NFC.IsNormalString(n.Text) {
+			t.Fatalf("Fold(%q) = %q, not in NFC", text, n.Text)
 		}
-		// needsFold's shortcut never skips a change the walk would make.
-		if walked := foldWalk(text); walked.Text != n.Text {
-			t.Fatalf("Fold(%q) = %q, the segment walk gives %q", text, n.Text, walked.Text)
+		// needsFold's shortcut never skips a change, and foldLetter's
+		// never makes one, that the general way would not.
+		var f folder
+		if walked := segments(text, f.foldAny); walked.Text != n.Text {
+			t.Fatalf("Fold(%q) = %q, the general way gives %q", text, n.Text, walked.Text)
 		}
 		checkSource(t, text, n)
 	})

@@ -2,7 +2,6 @@ package align
 
 import (
 	"sort"
-	"strings"
 	"unicode"
 	"unicode/utf8"
 
@@ -15,10 +14,12 @@ import (
 // offsets still point into what the caller gave.
 type Normalized struct {
 	Text string
-	orig string
-	// out[k] and src[k] are where segment k starts in Text and in the
-	// original; a segment is a starter with the marks that combine with it.
+	// out[k] and src[k] are where piece k starts in Text and in the
+	// original. A piece is one segment (a starter with the runes that
+	// combine with it) that normalization changed, or a run of segments it
+	// left as they were (same[k]).
 	out, src []int
+	same     []bool
 }
 
 // NFC normalizes text. Text already in NFC, the common case, is returned
@@ -27,26 +28,63 @@ func NFC(text string) *Normalized {
 	if norm.NFC.IsNormalString(text) {
 		return &Normalized{Text: text}
 	}
-	return segments(text, norm.NFC, func(s []byte) []byte { return s })
+	var buf []byte
+	return segments(text, func(dst []byte, seg string) []byte {
+		// Normalized apart and then appended: Append on dst itself may
+		// rewrite dst's tail, which would move the segment starts kept.
+		buf = norm.NFC.AppendString(buf[:0], seg)
+		return append(dst, buf...)
+	})
 }
 
-// segments rewrites text one segment of form at a time with rewrite,
-// keeping where each segment starts in both texts.
-func segments(text string, form norm.Form, rewrite func(seg []byte) []byte) *Normalized {
-	var it norm.Iter
-	it.InitString(form, text)
-	var b strings.Builder
-	b.Grow(len(text))
-	n := &Normalized{orig: text}
-	for !it.Done() {
-		n.out = append(n.out, b.Len())
-		n.src = append(n.src, it.Pos())
-		b.Write(rewrite(it.Next()))
+// segments rewrites text one NFC segment at a time with rewrite, keeping
+// where each changed segment, and each run of unchanged ones, starts in
+// both texts. Segments normalize independently: each is a starter with the
+// runes that may combine with it.
+//
+// It walks the segments itself rather than with norm.Iter: in
+// golang.org/x/text v0.43.0 the iterator panics on some input (a halfwidth
+// Hangul letter after a mark, "0ﾬ\u08e8ﾬ" after a decomposable letter),
+// and this reads untrusted text.
+func segments(text string, rewrite func(dst []byte, seg string) []byte) *Normalized {
+	out := make([]byte, 0, len(text)+len(text)/8)
+	n := &Normalized{}
+	inRun := false // the last piece is a run of unchanged segments
+	for i := 0; i < len(text); {
+		j := segmentEnd(text, i)
+		seg, start := text[i:j], len(out)
+		if len(seg) == 1 { // ASCII: no form changes it
+			out = append(out, seg[0])
+		} else {
+			out = rewrite(out, seg)
+		}
+		same := string(out[start:]) == seg
+		if !same || !inRun {
+			n.out = append(n.out, start)
+			n.src = append(n.src, i)
+			n.same = append(n.same, same)
+		}
+		inRun = same
+		i = j
 	}
-	n.out = append(n.out, b.Len())
+	n.out = append(n.out, len(out))
 	n.src = append(n.src, len(text))
-	n.Text = b.String()
+	n.Text = string(out)
 	return n
+}
+
+// segmentEnd returns where the NFC segment that starts at i ends: before
+// the next rune that starts a segment of its own.
+func segmentEnd(text string, i int) int {
+	_, size := utf8.DecodeRuneInString(text[i:])
+	for j := i + size; j < len(text); {
+		if text[j] < utf8.RuneSelf || norm.NFC.PropertiesString(text[j:]).BoundaryBefore() {
+			return j
+		}
+		_, size := utf8.DecodeRuneInString(text[j:])
+		j += size
+	}
+	return len(text)
 }
 
 // Fold is [NFC] that also drops the combining marks of Latin letters
@@ -67,13 +105,56 @@ func Fold(text string) *Normalized {
 	return n
 }
 
-// foldWalk folds text one decomposed segment at a time.
+// foldWalk folds text one segment at a time.
 func foldWalk(text string) *Normalized {
-	var buf []byte
-	return segments(text, norm.NFD, func(s []byte) []byte {
-		buf = foldSegment(buf[:0], s)
-		return norm.NFC.Bytes(buf)
-	})
+	var f folder
+	return segments(text, f.fold)
+}
+
+// A folder folds segments, reusing its buffers from one to the next.
+type folder struct{ nfd, folded, nfc []byte }
+
+// fold appends seg folded to dst. A precomposed Latin letter, nearly every
+// segment that changes, is folded from its decomposition in the Unicode
+// tables; the rest take the general way, which allocates in x/text.
+func (f *folder) fold(dst []byte, seg string) []byte {
+	if base, ok := foldLetter(seg); ok {
+		return utf8.AppendRune(dst, base)
+	}
+	return f.foldAny(dst, seg)
+}
+
+// foldAny appends seg decomposed, stripped of the marks of its Latin
+// letters and composed again.
+func (f *folder) foldAny(dst []byte, seg string) []byte {
+	f.nfd = norm.NFD.AppendString(f.nfd[:0], seg)
+	f.folded = foldSegment(f.folded[:0], f.nfd)
+	f.nfc = norm.NFC.Append(f.nfc[:0], f.folded...)
+	return append(dst, f.nfc...)
+}
+
+// foldLetter returns the base letter of seg when seg is a single Latin
+// letter whose canonical decomposition is that letter and nonspacing
+// marks ("é" → 'e', "ǖ" → 'u'). A base from a full decomposition has none
+// of its own, so it is in NFC alone.
+func foldLetter(seg string) (rune, bool) {
+	r, size := utf8.DecodeRuneInString(seg)
+	if size != len(seg) || !unicode.Is(unicode.Latin, r) {
+		return 0, false
+	}
+	d := norm.NFD.PropertiesString(seg).Decomposition()
+	if len(d) == 0 {
+		return 0, false
+	}
+	base, size := utf8.DecodeRune(d)
+	for i := size; i < len(d); {
+		m, sz := utf8.DecodeRune(d[i:])
+		if !unicode.Is(unicode.Mn, m) {
+			return 0, false
+		}
+		i += sz
+	}
+	return base, true
 }
 
 // needsFold reports whether [Fold] would change text: it is not in NFC,
@@ -107,20 +188,24 @@ func needsFold(text string) bool {
 	return false
 }
 
-// foldSegment appends to dst the decomposed segment s without its
-// nonspacing marks when it starts with a Latin letter, else s as it is.
+// foldSegment appends to dst the decomposed segment s without the
+// nonspacing marks that follow a Latin starter. It decides per starter, as
+// [needsFold] does, because the iterator may hand over several starters in
+// one segment ("Aﾬ" + U+08EC: the Arabic mark belongs to the Hangul letter
+// and stays).
 func foldSegment(dst, s []byte) []byte {
-	r, size := utf8.DecodeRune(s)
-	if size == len(s) || !unicode.Is(unicode.Latin, r) {
-		return append(dst, s...)
-	}
-	dst = append(dst, s[:size]...)
-	for i := size; i < len(s); {
-		m, sz := utf8.DecodeRune(s[i:])
-		if !unicode.Is(unicode.Mn, m) {
-			dst = append(dst, s[i:i+sz]...)
+	latin := false // the last starter is a Latin letter
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRune(s[i:])
+		switch {
+		case i == 0 || norm.NFD.Properties(s[i:]).BoundaryBefore():
+			latin = unicode.Is(unicode.Latin, r)
+		case latin && unicode.Is(unicode.Mn, r):
+			i += size
+			continue
 		}
-		i += sz
+		dst = append(dst, s[i:i+size]...)
+		i += size
 	}
 	return dst
 }
@@ -139,12 +224,11 @@ func (n *Normalized) Source(off int, end bool) int {
 	if k < len(n.out) && n.out[k] == off {
 		return n.src[k]
 	}
-	o0, o1, s0, s1 := n.out[k-1], n.out[k], n.src[k-1], n.src[k]
-	if o1-o0 == s1-s0 && n.Text[o0:o1] == n.orig[s0:s1] {
-		return s0 + off - o0
+	if n.same[k-1] {
+		return n.src[k-1] + off - n.out[k-1]
 	}
 	if end {
-		return s1
+		return n.src[k]
 	}
-	return s0
+	return n.src[k-1]
 }
