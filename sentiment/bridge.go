@@ -13,6 +13,7 @@ func init() {
 	}
 	lr.SetWordClass(classes)
 	lr.SetEmojiNames(loadVADER().emojis)
+	lr.SetSpelling(loadHybridVADER().spell.correct)
 }
 
 // hybridVaderFeatures are the VADER features the hybrid model reads for a

@@ -85,6 +85,9 @@ type vaderTables struct {
 	// reference appends them to the description's last word ("heart\ufe0f"),
 	// which then matches no lexicon entry.
 	emojiVariants bool
+	// spell, when set, reads a word the lexicon lacks as the lexicon word
+	// it misspells (the hybrid's tables; the reference has none).
+	spell *speller
 }
 
 // loadVADER builds the tables once per process.
@@ -189,5 +192,6 @@ var loadHybridVADER = sync.OnceValue(func() *vaderTables {
 			t.words[w] = wi
 		}
 	}
+	t.spell = newSpeller(t, spellingRealWords())
 	return t
 })

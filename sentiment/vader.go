@@ -264,7 +264,13 @@ func (v *vader) tokenize(text string, sc *vaderScratch) []token {
 		stop := strings.IndexByte(".!?;", w[len(w)-1]) >= 0
 		w = stripPuncIfWord(w)
 		l := lower(w)
-		toks = append(toks, token{lower: l, info: v.t.words[l], upper: pyIsUpper(w), start: at, end: end, stop: stop})
+		info := v.t.words[l]
+		if info.flags == 0 && v.t.spell != nil && lr.Spelling() {
+			if c, ok := v.t.spell.correct(l); ok {
+				info = v.t.words[c]
+			}
+		}
+		toks = append(toks, token{lower: l, info: info, upper: pyIsUpper(w), start: at, end: end, stop: stop})
 	})
 	sc.toks = toks
 	return toks

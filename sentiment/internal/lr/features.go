@@ -209,6 +209,11 @@ func appendLowerWord(dst []string, w string) []string {
 		}
 	}
 	w = squeeze(w)
+	if spelling != nil {
+		if c, ok := spelling(w); ok {
+			w = c
+		}
+	}
 	if wordClassFilter.has(w) {
 		if c, ok := wordClass[w]; ok {
 			w = c
@@ -251,6 +256,22 @@ func appendEmojiName(dst []string, name string) []string {
 	}
 	return dst
 }
+
+// spelling is the correction [SetSpelling] set, or nil.
+var spelling func(w string) (string, bool)
+
+// SetSpelling sets how [Tokens] reads a misspelt word: correct returns the
+// word w misspells, if any ("dissapointing" → "disappointing"), so that the
+// word model reads it as the word it learned. Package sentiment sets its
+// speller of the lexicon's words in its initialisation, and its hybrid's
+// VADER scores read misspelt words only while one is set ([Spelling]); the
+// training program sets nil, so that the model learns from the words as
+// written. It is not safe to call while texts are tokenised.
+func SetSpelling(correct func(w string) (string, bool)) { spelling = correct }
+
+// Spelling reports whether misspelt words are read as the words they
+// misspell (see [SetSpelling]).
+func Spelling() bool { return spelling != nil }
 
 // SetWordClass sets the words that [Tokens] replaces by the token of their
 // class (package sentiment sets them, in its initialisation, before any

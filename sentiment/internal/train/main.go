@@ -55,6 +55,9 @@ type example struct {
 }
 
 func main() {
+	// The model learns from words as written; misspelt words are read as
+	// the words they misspell at run time only (see doc.go, "Spelling").
+	lr.SetSpelling(nil)
 	data := flag.String("data", "../shared/data/sentiment/train", "training data directory")
 	dev := flag.String("dev", "", "dev data directory for a report (optional)")
 	out := flag.String("out", "", "output model file (weights.bin.gz)")
