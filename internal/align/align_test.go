@@ -133,6 +133,16 @@ func TestNFCInsideUnchangedSegment(t *testing.T) {
 	// Inside a segment normalization changed, offsets still widen.
 	assert.Equal(t, 0, n.Source(1, false))
 	assert.Equal(t, 3, n.Source(1, true))
+
+	// The same when normalization rewrites the mark (U+0341 is U+0301 in
+	// NFC): the emoji is a segment of its own, so the mark's token still
+	// starts after it (fuzzing found "👨" + U+0341 + "0" read as a PERSON
+	// that held the emoji).
+	text = "👨́0 009"
+	n = NFC(text)
+	mark = strings.Index(n.Text, "́")
+	assert.Equal(t, "́0 009", text[n.Source(mark, false):])
+	assert.Equal(t, "👨", text[:n.Source(mark, true)])
 }
 
 func FuzzNFC(f *testing.F) {
@@ -174,6 +184,7 @@ func TestFold(t *testing.T) {
 		{"mark after a space stays", "a \u0301b", "a \u0301b"},
 		{"emoji", "Merkel 👍🏽", "Merkel 👍🏽"},
 		{"hangul jamo compose", "Zu\u0308rich \u1100\u1161", "Zurich \uac00"},
+		{"emoji and a mark NFC rewrites", "Zu\u0308rich \U0001F468\u0341x", "Zurich \U0001F468\u0301x"},
 		{"mark on a hangul letter stays", "Zu\u0308rich 0\uffac\u08e8\uffac", "Zurich 0\uffac\u08e8\uffac"},
 		{"empty", "", ""},
 	}

@@ -74,9 +74,16 @@ func segments(text string, rewrite func(dst []byte, seg string) []byte) *Normali
 }
 
 // segmentEnd returns where the NFC segment that starts at i ends: before
-// the next rune that starts a segment of its own.
+// the next rune that starts a segment of its own. A symbol that nothing
+// combines with (an emoji, a digit) is a segment alone, so that the marks
+// after it, which a tokenizer may split off, keep offsets of their own
+// ("👨" + U+0341, which NFC writes U+0301, is an emoji token and a mark
+// token: the mark's token must not map back onto the emoji).
 func segmentEnd(text string, i int) int {
-	_, size := utf8.DecodeRuneInString(text[i:])
+	r, size := utf8.DecodeRuneInString(text[i:])
+	if !unicode.IsLetter(r) && norm.NFC.PropertiesString(text[i:]).BoundaryAfter() {
+		return i + size
+	}
 	for j := i + size; j < len(text); {
 		if text[j] < utf8.RuneSelf || norm.NFC.PropertiesString(text[j:]).BoundaryBefore() {
 			return j
