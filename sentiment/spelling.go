@@ -25,6 +25,9 @@ import (
 type speller struct {
 	byKey map[string]string   // key → the one lexicon word with that key
 	real  map[string]struct{} // English words whose key is a lexicon word's
+	// keys holds a bit for the hash of every key of byKey: most words are
+	// no lexicon word's misspelling, and the bit spares them the map.
+	keys [1 << 10]uint64
 }
 
 // spellingMinLen and spellingMaxLen bound the words a speller reads.
@@ -57,10 +60,11 @@ func newSpeller(t *vaderTables, realWords []string) *speller {
 	ambiguous := make(map[string]bool)
 	var buf [spellingMaxLen]byte
 	for w := range t.words {
-		key, ok := spellingKey(buf[:0], w)
+		key, h, ok := spellingKey(buf[:0], w)
 		if !ok {
 			continue
 		}
+		s.keys[h/64] |= 1 << (h % 64) // an ambiguous key's bit only costs a lookup
 		if other, seen := s.byKey[string(key)]; seen && other != w {
 			ambiguous[string(key)] = true
 			continue
@@ -70,6 +74,7 @@ func newSpeller(t *vaderTables, realWords []string) *speller {
 	for k := range ambiguous {
 		delete(s.byKey, k)
 	}
+
 	for _, w := range realWords {
 		s.real[w] = struct{}{}
 	}
@@ -77,31 +82,48 @@ func newSpeller(t *vaderTables, realWords []string) *speller {
 }
 
 // spellingKey appends to dst the key of w, w with each run of a letter
-// written once, and reports whether w is a word a speller reads.
-func spellingKey(dst []byte, w string) ([]byte, bool) {
+// written once, and returns it with its hash (16 bits), and whether w is a
+// word a speller reads.
+func spellingKey(dst []byte, w string) ([]byte, uint32, bool) {
 	if len(w) < spellingMinLen || len(w) > spellingMaxLen {
-		return dst, false
+		return dst, 0, false
 	}
+	h := uint32(2166136261)
 	for i := 0; i < len(w); i++ {
 		c := w[i]
 		if c < 'a' || c > 'z' {
-			return dst, false
+			return dst, 0, false
 		}
 		if i > 0 && w[i-1] == c {
 			continue
 		}
 		dst = append(dst, c)
+		h = (h ^ uint32(c)) * 16777619
 	}
-	return dst, true
+	return dst, (h ^ h>>16) & 0xffff, true
 }
 
 // correct returns the lexicon word w misspells, if it misspells one.
 func (s *speller) correct(w string) (string, bool) {
-	var buf [spellingMaxLen]byte
-	key, ok := spellingKey(buf[:0], w)
-	if !ok {
+	// The key's hash first, without the key: most words stop at the bit.
+	if len(w) < spellingMinLen || len(w) > spellingMaxLen {
 		return "", false
 	}
+	h := uint32(2166136261)
+	for i := 0; i < len(w); i++ {
+		c := w[i]
+		if c < 'a' || c > 'z' {
+			return "", false
+		}
+		if i == 0 || w[i-1] != c {
+			h = (h ^ uint32(c)) * 16777619
+		}
+	}
+	if h = (h ^ h>>16) & 0xffff; s.keys[h/64]&(1<<(h%64)) == 0 {
+		return "", false
+	}
+	var buf [spellingMaxLen]byte
+	key, _, _ := spellingKey(buf[:0], w)
 	c, ok := s.byKey[string(key)]
 	if !ok || c == w {
 		return "", false
