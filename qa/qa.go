@@ -43,7 +43,9 @@ const (
 	// why-question is never answered with a name or a bare date or
 	// amount (when the context gives no reason, it gets no answer), nor
 	// a question for an activity ("What does she do?"), nor a
-	// how-question of manner with a bare date.
+	// how-question of manner with a bare date; a what-question that
+	// calls a person only "she" or "he" is not answered with the name of
+	// the person the context names most (see core.DropReferent).
 	DefaultThreshold = 0.1
 	// DefaultCacheSize is the number of tagged passages a Reader keeps.
 	DefaultCacheSize = 32
@@ -294,7 +296,7 @@ func (r *Reader) Answer(ctx context.Context, question, context string) (Answer, 
 	if err != nil {
 		return Answer{}, err
 	}
-	ss = core.DropMistyped(d, q, core.DropEchoes(d, q, ss))
+	ss = core.DropReferent(d, q, core.DropMistyped(d, q, core.DropEchoes(d, q, ss)))
 	best, score, ok := core.Best(d, ss)
 	top := score
 	if ok {

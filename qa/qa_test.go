@@ -260,6 +260,9 @@ func TestAnswerClasses(t *testing.T) {
 			"Tomas Berg was a Swedish painter. His birth took place in Uppsala, where his father taught.", "Uppsala"},
 		{"founded, they", "When did the Larsen brothers found the company?",
 			"The Larsen brothers grew up in Bergen in the 1880s. They founded the company in 1901 with a loan from an uncle.", "1901"},
+		// A question that calls her "her" does not ask for her name.
+		{"her nationality", "What was her nationality?",
+			"Marie Curie was a Polish and naturalised-French physicist and chemist who conducted pioneering research on radioactivity. She was born in Warsaw in 1867.", "Polish"},
 		// Never null when the context holds an answer of the asked type.
 		{"met on Friday", "When did they meet?",
 			"Anna and Tom work in the same building. They met on Friday at the cafe near the station.", "Friday"},

@@ -135,6 +135,57 @@ func TestDropMistyped(t *testing.T) {
 	}
 }
 
+func TestDropReferent(t *testing.T) {
+	const text = "Marie Curie was a Polish physicist. She was born in Warsaw in 1867. Her husband Pierre Curie shared the prize with her, and Curie kept working."
+	tests := []struct {
+		question   string
+		kept, gone []string
+	}{
+		{"What was her nationality?", []string{"Polish", "Pierre Curie"}, []string{"Marie Curie", "Curie"}},
+		{"What did she share?", []string{"the prize"}, []string{"Marie Curie"}},
+		// Who-questions, names, person heads and named questions keep her.
+		{"Who was she?", []string{"Marie Curie"}, nil},
+		{"What was her name?", []string{"Marie Curie"}, nil},
+		{"Which physicist was born in Warsaw?", []string{"Marie Curie"}, nil},
+		{"What was Marie Curie's nationality?", []string{"Marie Curie"}, nil},
+		// A question of the other gender is not about her.
+		{"What did he share?", []string{"Marie Curie"}, nil},
+	}
+	d, err := NewDoc(text, 0)
+	require.NoError(t, err)
+	var ss []Scored
+	for _, c := range AllCandidates(d) {
+		ss = append(ss, Scored{Cand: c})
+	}
+	texts := func(ss []Scored) map[string]bool {
+		out := map[string]bool{}
+		for _, s := range ss {
+			var ws []string
+			for i := s.S; i < s.E; i++ {
+				ws = append(ws, d.Toks[i].Text)
+			}
+			out[strings.Join(ws, " ")] = true
+		}
+		return out
+	}
+	all := texts(ss)
+	for _, tt := range tests {
+		t.Run(tt.question, func(t *testing.T) {
+			q, err := NewQuestion(tt.question, func(string) float64 { return 1 })
+			require.NoError(t, err)
+			got := texts(DropReferent(d, q, ss))
+			for _, w := range tt.kept {
+				require.True(t, all[w], "%q is no candidate: %v", w, all)
+				assert.True(t, got[w], "%q dropped", w)
+			}
+			for _, w := range tt.gone {
+				require.True(t, all[w], "%q is no candidate: %v", w, all)
+				assert.False(t, got[w], "%q kept", w)
+			}
+		})
+	}
+}
+
 func TestNewDocSentences(t *testing.T) {
 	text := "The Harbour Light\n\nIt stands on a spur. It was lit in 1871.\nHistory\nThe keeper retired."
 	d, err := NewDoc(text, 10)

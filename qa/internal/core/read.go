@@ -120,6 +120,142 @@ func DropEchoes(d *Doc, q *Question, ss []Scored) []Scored {
 	return out
 }
 
+// personPronouns are the pronouns by which a question refers to a person
+// it does not name, by gender.
+var personPronouns = [2]map[string]bool{
+	{"he": true, "his": true, "him": true, "himself": true},
+	{"she": true, "her": true, "hers": true, "herself": true},
+}
+
+// nameWords in a question ask for a name, which may be the person's own.
+var nameWords = map[string]bool{"name": true, "named": true, "names": true, "nickname": true, "called": true, "title": true}
+
+// DropReferent removes the candidates that name the person a question
+// refers to by a pronoun alone, unless nothing else is left: "What was her
+// nationality?" over a text about Marie Curie is not "Marie Curie". The
+// person is the one the context names most often (by the last word of
+// each PERSON mention; the first named wins a tie), as its first mention
+// names them ("Curie" is Marie Curie, "Pierre Curie" is not), and the context must
+// refer to someone by a pronoun of the question's gender too, as a
+// biography does: a post in the first person that a question calls "he"
+// is about its writer, who is not named. A question that names anyone or
+// anything, asks who, asks for a name, or asks for a person by its head
+// noun ("which professor") is left alone.
+func DropReferent(d *Doc, q *Question, ss []Scored) []Scored {
+	if q.Wh != "what" && q.Wh != "which" || q.Named() || q.hasAny(nameWords) {
+		return ss
+	}
+	if q.Head != "" {
+		// "somebody", not "person": WordNet's classes of "nationality"
+		// hold "person" (a status), not the synset of people.
+		if _, person := IsA(q.Head, "somebody"); person {
+			return ss
+		}
+	}
+	gender := -1
+	for g, words := range personPronouns {
+		if q.hasAny(words) {
+			gender = g
+		}
+	}
+	if gender < 0 || !d.hasAny(personPronouns[gender]) {
+		return ss
+	}
+	ref := mainPerson(d)
+	if ref == nil {
+		return ss
+	}
+	out := ss[:0:0]
+	for _, s := range ss {
+		if !namesPerson(d, s.Cand, ref) {
+			out = append(out, s)
+		}
+	}
+	if len(out) == 0 {
+		return ss
+	}
+	return out
+}
+
+// hasAny reports whether one of the document's words, in lower case, is
+// in words.
+func (d *Doc) hasAny(words map[string]bool) bool {
+	for i := range d.Toks {
+		if words[d.Toks[i].Low] {
+			return true
+		}
+	}
+	return false
+}
+
+// hasAny reports whether one of the question's words, in lower case, is in
+// words.
+func (q *Question) hasAny(words map[string]bool) bool {
+	for _, t := range q.Toks {
+		if words[t.Low] {
+			return true
+		}
+	}
+	return false
+}
+
+// mainPerson returns the words, in lower case, of the first mention of
+// the person the context names most often (counted by the mentions' last
+// words: "Marie Curie", "Curie"), or nil when it names none.
+func mainPerson(d *Doc) map[string]bool {
+	count := map[string]int{}
+	first := map[string]int{} // last word → start of its first mention
+	best, bestN := "", 0
+	T := d.Toks
+	start := 0
+	for i := range T {
+		if T[i].NE != "PERSON" {
+			continue
+		}
+		if T[i].NEB || i == 0 || T[i-1].NE != "PERSON" {
+			start = i
+		}
+		if i+1 < len(T) && T[i+1].NE == "PERSON" && !T[i+1].NEB {
+			continue // not the mention's last token
+		}
+		k := T[i].Low
+		if count[k] == 0 {
+			first[k] = start
+		}
+		count[k]++
+		if count[k] > bestN {
+			best, bestN = k, count[k]
+		}
+	}
+	if best == "" {
+		return nil
+	}
+	words := map[string]bool{}
+	for i := first[best]; i < len(T) && T[i].NE == "PERSON" && (i == first[best] || !T[i].NEB); i++ {
+		if T[i].Word {
+			words[T[i].Low] = true
+		}
+	}
+	return words
+}
+
+// namesPerson reports whether the candidate is a mention of the person
+// whose name has the words name: PERSON tokens only, each a word of it.
+func namesPerson(d *Doc, c Cand, name map[string]bool) bool {
+	found := false
+	for i := c.S; i < c.E; i++ {
+		t := &d.Toks[i]
+		if !t.Word {
+			continue
+		}
+		if t.NE != "PERSON" || !name[t.Low] {
+			return false
+		}
+		found = true
+	}
+	return found
+}
+
 // bareAmountToks is the most tokens of a span with a number or a date
 // that [DropMistyped] takes for a bare amount or date whatever its
 // candidate kind ("$55", "in 1998").
