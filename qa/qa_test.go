@@ -266,6 +266,8 @@ func TestAnswerClasses(t *testing.T) {
 		// Never null when the context holds an answer of the asked type.
 		{"met on Friday", "When did they meet?",
 			"Anna and Tom work in the same building. They met on Friday at the cafe near the station.", "Friday"},
+		{"a date only the recogniser reads", "When was she born?",
+			"Ada Lovelace (1815-1852) was an English mathematician.", "1815-1852"},
 		{"no shared word, a date", "When did the talks end?",
 			"The delegates left Geneva on 3 May 1921.", "3 May 1921"},
 		{"no shared word, a name", "Who chaired the session?",

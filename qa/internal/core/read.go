@@ -293,18 +293,35 @@ func DropMistyped(d *Doc, q *Question, ss []Scored) []Scored {
 
 // BestTyped is Best over the candidates whose type agrees with the type
 // the question asks for (see Agrees); ok is false when the question asks
-// for no type or no candidate has it.
+// for no type or no candidate has it. For a date, a span the recogniser
+// labels DATE whole counts too, though its shape does not say so
+// ("1815-1852" of "Ada Lovelace (1815-1852) was…"): the features keep
+// reading the shapes only, as the models learned them.
 func BestTyped(d *Doc, q *Question, ss []Scored) (Scored, float64, bool) {
 	if q.Type == TOther {
 		return Scored{}, 0, false
 	}
 	var typed []Scored
 	for _, s := range ss {
-		if Agrees(q.Type, CandType(d, s.Cand)) {
+		if Agrees(q.Type, CandType(d, s.Cand)) || q.Type == TDate && wholeEntity(d, s.Cand, "DATE") {
 			typed = append(typed, s)
 		}
 	}
 	return Best(d, typed)
+}
+
+// wholeEntity reports whether every word of the candidate is in an entity
+// labelled label, the candidate starting at an entity's start.
+func wholeEntity(d *Doc, c Cand, label string) bool {
+	if !d.Toks[c.S].NEB {
+		return false
+	}
+	for i := c.S; i < c.E; i++ {
+		if t := &d.Toks[i]; t.Word && t.NE != label {
+			return false
+		}
+	}
+	return true
 }
 
 // Softmax sets the probabilities P of scored from their scores: the
