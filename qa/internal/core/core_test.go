@@ -75,15 +75,57 @@ func TestCandidates(t *testing.T) {
 	}
 }
 
+// A dropCase is a question with the candidates a filter must keep and
+// those it must drop (as their tokens' texts joined by spaces).
+type dropCase struct {
+	question   string
+	kept, gone []string
+}
+
+// checkDrops runs drop, for each case, over every candidate of text.
+func checkDrops(t *testing.T, text string, tests []dropCase, drop func(*Doc, *Question, []Scored) []Scored) {
+	t.Helper()
+	d, err := NewDoc(text, 0)
+	require.NoError(t, err)
+	var ss []Scored
+	for _, c := range AllCandidates(d) {
+		ss = append(ss, Scored{Cand: c})
+	}
+	texts := func(ss []Scored) map[string]bool {
+		out := map[string]bool{}
+		for _, s := range ss {
+			var ws []string
+			for i := s.S; i < s.E; i++ {
+				ws = append(ws, d.Toks[i].Text)
+			}
+			out[strings.Join(ws, " ")] = true
+		}
+		return out
+	}
+	all := texts(ss)
+	for _, tt := range tests {
+		t.Run(tt.question, func(t *testing.T) {
+			q, err := NewQuestion(tt.question, func(string) float64 { return 1 })
+			require.NoError(t, err)
+			got := texts(drop(d, q, ss))
+			for _, w := range tt.kept {
+				require.True(t, all[w], "%q is no candidate: %v", w, all)
+				assert.True(t, got[w], "%q dropped", w)
+			}
+			for _, w := range tt.gone {
+				require.True(t, all[w], "%q is no candidate: %v", w, all)
+				assert.False(t, got[w], "%q kept", w)
+			}
+		})
+	}
+}
+
 // TestDropMistyped: a why-question and an activity ("What did she do?")
 // keep no name and no bare date or amount, a how-question of manner no
 // bare date; other questions keep every candidate.
 func TestDropMistyped(t *testing.T) {
 	const text = "Anna Berg moved to Paris in 2010 because her mother had fallen ill, and sold her flat for $55,000 through an agent."
-	tests := []struct {
-		question   string
-		kept, gone []string
-	}{
+	tests := []dropCase{
 		{"Why did Anna move to Paris?",
 			[]string{"her mother had fallen ill", "an agent"},
 			[]string{"Anna Berg", "Paris", "2010", "$ 55,000"}},
@@ -100,47 +142,12 @@ func TestDropMistyped(t *testing.T) {
 		{"When did Anna move to Paris?",
 			[]string{"2010", "Anna Berg", "her mother had fallen ill"}, nil},
 	}
-	d, err := NewDoc(text, 0)
-	require.NoError(t, err)
-	var ss []Scored
-	for _, c := range AllCandidates(d) {
-		ss = append(ss, Scored{Cand: c})
-	}
-	texts := func(ss []Scored) map[string]bool {
-		out := map[string]bool{}
-		for _, s := range ss {
-			var ws []string
-			for i := s.S; i < s.E; i++ {
-				ws = append(ws, d.Toks[i].Text)
-			}
-			out[strings.Join(ws, " ")] = true
-		}
-		return out
-	}
-	all := texts(ss)
-	for _, tt := range tests {
-		t.Run(tt.question, func(t *testing.T) {
-			q, err := NewQuestion(tt.question, func(string) float64 { return 1 })
-			require.NoError(t, err)
-			got := texts(DropMistyped(d, q, ss))
-			for _, w := range tt.kept {
-				require.True(t, all[w], "%q is no candidate: %v", w, all)
-				assert.True(t, got[w], "%q dropped", w)
-			}
-			for _, w := range tt.gone {
-				require.True(t, all[w], "%q is no candidate: %v", w, all)
-				assert.False(t, got[w], "%q kept", w)
-			}
-		})
-	}
+	checkDrops(t, text, tests, DropMistyped)
 }
 
 func TestDropReferent(t *testing.T) {
 	const text = "Marie Curie was a Polish physicist. She was born in Warsaw in 1867. Her husband Pierre Curie shared the prize with her, and Curie kept working."
-	tests := []struct {
-		question   string
-		kept, gone []string
-	}{
+	tests := []dropCase{
 		{"What was her nationality?", []string{"Polish", "Pierre Curie"}, []string{"Marie Curie", "Curie"}},
 		{"What did she share?", []string{"the prize"}, []string{"Marie Curie"}},
 		// Who-questions, names, person heads and named questions keep her.
@@ -151,39 +158,7 @@ func TestDropReferent(t *testing.T) {
 		// A question of the other gender is not about her.
 		{"What did he share?", []string{"Marie Curie"}, nil},
 	}
-	d, err := NewDoc(text, 0)
-	require.NoError(t, err)
-	var ss []Scored
-	for _, c := range AllCandidates(d) {
-		ss = append(ss, Scored{Cand: c})
-	}
-	texts := func(ss []Scored) map[string]bool {
-		out := map[string]bool{}
-		for _, s := range ss {
-			var ws []string
-			for i := s.S; i < s.E; i++ {
-				ws = append(ws, d.Toks[i].Text)
-			}
-			out[strings.Join(ws, " ")] = true
-		}
-		return out
-	}
-	all := texts(ss)
-	for _, tt := range tests {
-		t.Run(tt.question, func(t *testing.T) {
-			q, err := NewQuestion(tt.question, func(string) float64 { return 1 })
-			require.NoError(t, err)
-			got := texts(DropReferent(d, q, ss))
-			for _, w := range tt.kept {
-				require.True(t, all[w], "%q is no candidate: %v", w, all)
-				assert.True(t, got[w], "%q dropped", w)
-			}
-			for _, w := range tt.gone {
-				require.True(t, all[w], "%q is no candidate: %v", w, all)
-				assert.False(t, got[w], "%q kept", w)
-			}
-		})
-	}
+	checkDrops(t, text, tests, DropReferent)
 }
 
 func TestNewDocSentences(t *testing.T) {
