@@ -17,9 +17,9 @@ var updateSpelling = flag.Bool("update-spelling", false, "rewrite spelling_real_
 // dictionaryPath is Debian's wamerican word list (SCOWL size 50).
 const dictionaryPath = "/usr/share/dict/american-english"
 
-// TestSpellingRealWords checks that spelling_real_words.txt holds exactly
-// the dictionary's words a speller of the hybrid's lexicon would otherwise
-// read as another word; -update-spelling rewrites it. CI installs the
+// TestSpellingRealWords checks that spelling_real_words.txt holds every
+// word of the dictionary that a speller of the hybrid's lexicon would
+// otherwise read as another word; -update-spelling rewrites it. CI installs the
 // dictionary (apt-get install wamerican), so there it never skips.
 func TestSpellingRealWords(t *testing.T) {
 	f, err := os.Open(dictionaryPath)
@@ -56,7 +56,16 @@ func TestSpellingRealWords(t *testing.T) {
 		require.NoError(t, os.WriteFile("spelling_real_words.txt", []byte(text), 0o644))
 		return
 	}
-	assert.Equal(t, want, spellingRealWords(), "spelling_real_words.txt is stale: go test ./sentiment -run TestSpellingRealWords -update-spelling")
+	// Every English word the speller would misread must be listed; a word
+	// listed that this dictionary's version lacks costs nothing, so a
+	// machine with an older word list still passes.
+	listed := map[string]bool{}
+	for _, w := range spellingRealWords() {
+		listed[w] = true
+	}
+	for _, w := range want {
+		assert.True(t, listed[w], "%q is read as another word; spelling_real_words.txt is stale: go test ./sentiment -run TestSpellingRealWords -update-spelling", w)
+	}
 }
 
 const spellingHeader = `# English words that are not misspellings of the hybrid lexicon's words they
