@@ -60,10 +60,11 @@ func newSpeller(t *vaderTables, realWords []string) *speller {
 	ambiguous := make(map[string]bool)
 	var buf [spellingMaxLen]byte
 	for w := range t.words {
-		key, h, ok := spellingKey(buf[:0], w)
+		h, ok := spellingHash(w)
 		if !ok {
 			continue
 		}
+		key := spellingKey(buf[:0], w)
 		s.keys[h/64] |= 1 << (h % 64) // an ambiguous key's bit only costs a lookup
 		if other, seen := s.byKey[string(key)]; seen && other != w {
 			ambiguous[string(key)] = true
@@ -81,50 +82,45 @@ func newSpeller(t *vaderTables, realWords []string) *speller {
 	return s
 }
 
-// spellingKey appends to dst the key of w, w with each run of a letter
-// written once, and returns it with its hash (16 bits), and whether w is a
+// spellingHash returns the hash (16 bits) of w's key, w with each run of
+// a letter written once, without building the key, and whether w is a
 // word a speller reads.
-func spellingKey(dst []byte, w string) ([]byte, uint32, bool) {
+func spellingHash(w string) (uint32, bool) {
 	if len(w) < spellingMinLen || len(w) > spellingMaxLen {
-		return dst, 0, false
+		return 0, false
 	}
 	h := uint32(2166136261)
 	for i := 0; i < len(w); i++ {
 		c := w[i]
 		if c < 'a' || c > 'z' {
-			return dst, 0, false
-		}
-		if i > 0 && w[i-1] == c {
-			continue
-		}
-		dst = append(dst, c)
-		h = (h ^ uint32(c)) * 16777619
-	}
-	return dst, (h ^ h>>16) & 0xffff, true
-}
-
-// correct returns the lexicon word w misspells, if it misspells one.
-func (s *speller) correct(w string) (string, bool) {
-	// The key's hash first, without the key: most words stop at the bit.
-	if len(w) < spellingMinLen || len(w) > spellingMaxLen {
-		return "", false
-	}
-	h := uint32(2166136261)
-	for i := 0; i < len(w); i++ {
-		c := w[i]
-		if c < 'a' || c > 'z' {
-			return "", false
+			return 0, false
 		}
 		if i == 0 || w[i-1] != c {
 			h = (h ^ uint32(c)) * 16777619
 		}
 	}
-	if h = (h ^ h>>16) & 0xffff; s.keys[h/64]&(1<<(h%64)) == 0 {
+	return (h ^ h>>16) & 0xffff, true
+}
+
+// spellingKey appends to dst the key of w, a word [spellingHash] accepts.
+func spellingKey(dst []byte, w string) []byte {
+	for i := 0; i < len(w); i++ {
+		if i == 0 || w[i-1] != w[i] {
+			dst = append(dst, w[i])
+		}
+	}
+	return dst
+}
+
+// correct returns the lexicon word w misspells, if it misspells one.
+func (s *speller) correct(w string) (string, bool) {
+	// Most words stop at the bit of their key's hash.
+	h, ok := spellingHash(w)
+	if !ok || s.keys[h/64]&(1<<(h%64)) == 0 {
 		return "", false
 	}
 	var buf [spellingMaxLen]byte
-	key, _, _ := spellingKey(buf[:0], w)
-	c, ok := s.byKey[string(key)]
+	c, ok := s.byKey[string(spellingKey(buf[:0], w))]
 	if !ok || c == w {
 		return "", false
 	}
